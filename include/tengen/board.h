@@ -1,0 +1,187 @@
+/*
+ * board.h — the Go board: stones, chains, liberties, captures, simple ko,
+ * Zobrist hashing and undo.  This is the hot path of playouts and search.
+ *
+ * Representation (see common.h for the padded layout):
+ *   - color[p] for every point, TG_OFFBOARD on the border;
+ *   - every stone belongs to a chain, identified by its head point chain_of[p];
+ *     the stones of a chain form a circular list through next_stone[];
+ *   - each chain keeps *pseudo-liberties*: the number of (stone, empty
+ *     neighbour) adjacencies, with the sum and the sum of squares of those
+ *     empty points.  All pseudo-liberties are the same point exactly when
+ *     count * sum_sq == sum * sum, which gives exact atari detection (and the
+ *     liberty itself, sum / count) with O(1) updates and no flood fill;
+ *   - neighbour counts per point (how many black, white, empty, off-board
+ *     neighbours) make eye and suicide tests O(1);
+ *   - a list of empty points for uniform random move choice;
+ *   - a 64-bit Zobrist hash of the stones, and one per chain, so the hash of
+ *     the position after a move is known before the move is played.
+ *
+ * The board knows only the simple ko; whole-board repetition (superko) and
+ * turn order are the game layer's business (game.h).
+ */
+#ifndef TENGEN_BOARD_H
+#define TENGEN_BOARD_H
+
+#include "common.h"
+
+typedef struct tg_chain {
+    uint16_t stones;       /* number of stones */
+    uint16_t pseudo_libs;  /* (stone, empty neighbour) adjacencies */
+    uint32_t lib_sum;      /* sum of those empty points */
+    uint32_t lib_sum_sq;   /* sum of their squares */
+    uint64_t hash;         /* xor of the Zobrist keys of the chain's stones */
+} tg_chain;
+
+typedef struct tg_board {
+    int size;                       /* 2..25 */
+    int stride;                     /* size + 1 */
+    int npoints;                    /* entries of the arrays in use */
+    uint64_t hash;                  /* Zobrist hash of the stones alone */
+    tg_point ko_point;              /* point the side below may not retake, or TG_NO_POINT */
+    tg_color ko_color;              /* colour barred from ko_point */
+    tg_point last_move;             /* last point played, TG_PASS, or TG_NO_POINT */
+    int captures[3];                /* stones captured BY each colour (index TG_BLACK/TG_WHITE) */
+    int empty_count;
+    uint8_t color[TG_MAX_POINTS];
+    uint16_t nbr[TG_MAX_POINTS];    /* neighbour counts, 4 bits per colour, indexed by tg_color */
+    uint16_t chain_of[TG_MAX_POINTS];
+    uint16_t next_stone[TG_MAX_POINTS];
+    uint16_t empty_index[TG_MAX_POINTS];
+    uint16_t empty[TG_MAX_POINTS];
+    tg_chain chain[TG_MAX_POINTS];  /* valid at head points only */
+} tg_board;
+
+/* Record kept by tg_board_play_logged so that tg_board_undo can reverse it. */
+typedef struct tg_undo_entry {
+    tg_point point;           /* TG_PASS for a pass */
+    tg_color color;
+    tg_point ko_point;        /* before the move */
+    tg_color ko_color;
+    tg_point last_move;
+    uint64_t hash;
+    int captured_start;       /* index into the log's captured[] */
+    int captured_count;
+    bool suicide;             /* the captured stones are the mover's own */
+} tg_undo_entry;
+
+typedef struct tg_undo_log {
+    tg_undo_entry *entries;
+    int count, capacity;
+    uint16_t *captured;
+    int captured_count, captured_capacity;
+} tg_undo_log;
+
+/* ---- Coordinates ---------------------------------------------------- */
+
+static inline tg_point tg_point_at(const tg_board *b, int x, int y)
+{
+    /* x, y are 0-based from the left and from the bottom row */
+    return (y + 1) * b->stride + x + 1;
+}
+static inline int tg_point_x(const tg_board *b, tg_point p) { return p % b->stride - 1; }
+static inline int tg_point_y(const tg_board *b, tg_point p) { return p / b->stride - 1; }
+static inline bool tg_on_board(const tg_board *b, tg_point p)
+{
+    return p >= 0 && p < b->npoints && b->color[p] != TG_OFFBOARD;
+}
+
+/* ---- Setting up ----------------------------------------------------- */
+
+tg_status tg_board_init(tg_board *b, int size);
+void tg_board_copy(tg_board *dst, const tg_board *src);   /* copies only the points in use */
+
+/* Place or remove a stone outside the rules of play (SGF AB/AW/AE, handicap,
+ * dead-stone removal).  Chains are rebuilt around the point; nothing is
+ * captured and the ko is cleared. */
+tg_status tg_board_set_point(tg_board *b, tg_point p, tg_color c);
+
+/* ---- Playing -------------------------------------------------------- */
+
+typedef enum tg_suicide_rule { TG_SUICIDE_FORBIDDEN = 0, TG_SUICIDE_MULTI_STONE = 1 } tg_suicide_rule;
+
+/* Board-level legality: empty point, simple ko, suicide (single-stone
+ * suicide is never legal; multi-stone suicide only when allowed).
+ * Does not look at superko or at whose turn it is. */
+tg_status tg_board_check(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide);
+
+/* Play a legal move (check it first: playing an illegal move is undefined).
+ * Returns the number of stones removed: the opponent's captures, or the
+ * mover's own chain for a permitted multi-stone suicide. */
+int tg_board_play(tg_board *b, tg_point p, tg_color c);
+void tg_board_pass(tg_board *b);
+
+/* The same, recording what is needed for tg_board_undo.  Returns -1 if the
+ * log cannot grow (out of memory); the board is then unchanged. */
+int tg_board_play_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log);
+int tg_board_pass_logged(tg_board *b, tg_undo_log *log);
+/* Undo the last logged move; TG_ERR_NOT_ALLOWED when the log is empty. */
+tg_status tg_board_undo(tg_board *b, tg_undo_log *log);
+
+void tg_undo_log_init(tg_undo_log *log);
+void tg_undo_log_free(tg_undo_log *log);
+
+/* Zobrist hash the board would have after c plays at p (legal move). */
+uint64_t tg_board_hash_after(const tg_board *b, tg_point p, tg_color c);
+
+/* ---- Queries -------------------------------------------------------- */
+
+uint64_t tg_zobrist(tg_point p, tg_color c);
+
+static inline tg_color tg_board_at(const tg_board *b, tg_point p) { return (tg_color)b->color[p]; }
+static inline int tg_nbr_count(const tg_board *b, tg_point p, tg_color c)
+{
+    return (b->nbr[p] >> (4 * c)) & 15;
+}
+static inline const tg_chain *tg_chain_at(const tg_board *b, tg_point p)
+{
+    return &b->chain[b->chain_of[p]];
+}
+/* True when the chain has exactly one liberty. */
+static inline bool tg_chain_in_atari(const tg_chain *ch)
+{
+    return (uint64_t)ch->pseudo_libs * ch->lib_sum_sq == (uint64_t)ch->lib_sum * ch->lib_sum;
+}
+/* The single liberty of a chain in atari. */
+static inline tg_point tg_chain_atari_point(const tg_chain *ch)
+{
+    return (tg_point)(ch->lib_sum / ch->pseudo_libs);
+}
+
+/* Exact liberties of the chain at p, up to max of them written to libs
+ * (libs may be NULL).  Returns the exact count. */
+int tg_chain_liberties(const tg_board *b, tg_point p, tg_point *libs, int max);
+/* Stones of the chain at p written to out (room for b->size^2). Returns count. */
+int tg_chain_stones(const tg_board *b, tg_point p, tg_point *out);
+
+/* An "eye-like" point of colour c: all neighbours are c or off-board, and at
+ * most one diagonal (none on the edge) is the opponent's.  Playouts never
+ * fill these. */
+bool tg_board_is_eye(const tg_board *b, tg_point p, tg_color c);
+
+/* Stones of each colour on the board. */
+int tg_board_stone_count(const tg_board *b, tg_color c);
+
+/* Debug invariant check: recomputes everything by flood fill and compares.
+ * Returns true when consistent. */
+bool tg_board_consistent(const tg_board *b);
+
+/* ---- Playouts (used by the benchmark and the dead-stone estimator) ---- */
+
+/* Play uniformly random legal moves that do not fill the mover's own eyes,
+ * starting with to_move, until both sides pass or max_moves is reached.
+ * Simple ko only.  Returns the number of moves played. */
+int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng, int max_moves);
+
+/* Random legal non-eye-filling move for c, or TG_PASS. */
+tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng);
+
+/* ---- Vertices ------------------------------------------------------- */
+
+/* GTP/terminal vertex text: "A1".."Z25" skipping I, or "pass". buf >= 8 bytes. */
+void tg_point_to_vertex(const tg_board *b, tg_point p, char *buf);
+/* Parse a vertex (case-insensitive, "pass" accepted).  TG_ERR_PARSE for text
+ * that is not a vertex, TG_ERR_OFF_BOARD for a vertex outside this board. */
+tg_status tg_vertex_parse(const tg_board *b, const char *text, tg_point *out);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * game.h — a game of Go under a ruleset: turn order, the whole history,
+ * superko, passes, the ways a game ends, undo, and the result.
+ *
+ * The game layer is what a referee or a server holds: it refuses every
+ * illegal move (wrong player, occupied point, forbidden point, ko, superko,
+ * moves after the end) and leaves the game unchanged when it does.
+ * Superko is decided by Zobrist hash and confirmed against the stored
+ * positions, never by the hash alone.
+ */
+#ifndef TENGEN_GAME_H
+#define TENGEN_GAME_H
+
+#include "board.h"
+#include "rules.h"
+
+typedef enum tg_result_kind {
+    TG_RESULT_NONE = 0,   /* the game is not over */
+    TG_RESULT_SCORE,      /* counted: winner and margin, or a draw when winner is TG_EMPTY */
+    TG_RESULT_RESIGN,
+    TG_RESULT_TIME,
+    TG_RESULT_FORFEIT,    /* illegal move under the lose policy, second warning, ruling */
+    TG_RESULT_NO_RESULT   /* a cycle under simple ko, or a ruling: SGF "Void" */
+} tg_result_kind;
+
+typedef struct tg_result {
+    tg_result_kind kind;
+    tg_color winner;   /* TG_EMPTY for a draw or no result */
+    int margin2;       /* margin in half points (TG_RESULT_SCORE only) */
+} tg_result;
+
+/* SGF RE syntax: "B+3.5", "W+R", "B+T", "W+F", "0" (draw), "Void", "?" (not over). */
+void tg_result_to_sgf(const tg_result *r, char *buf, size_t len);
+/* Parse SGF RE ("B+3.5", "W+Resign", "Draw", "0", "Void", "?"). */
+tg_status tg_result_from_sgf(const char *text, tg_result *r);
+/* As the Chinese rules state it, in stones (1 stone = 2 points):
+ * "Black wins by ¾ stone", "White wins by 1¾ stones" / "黑胜3/4子", "白胜1又3/4子" (chinese != 0).  Non-score results
+ * are worded too ("White wins by resignation", "白中盘胜"). */
+void tg_result_in_stones(const tg_result *r, bool chinese, char *buf, size_t len);
+
+typedef struct tg_move {
+    tg_color color;
+    tg_point point;   /* TG_PASS for a pass */
+} tg_move;
+
+typedef struct tg_game tg_game;
+
+/* A new game on an empty board; NULL when out of memory or the size is not 2..25. */
+tg_game *tg_game_new(int size, const tg_rules *rules);
+void tg_game_free(tg_game *g);
+/* Clear the board and the history, keeping size and rules. */
+void tg_game_clear(tg_game *g);
+/* A deep copy (for a search to play on). */
+tg_game *tg_game_clone(const tg_game *g);
+
+const tg_board *tg_game_board(const tg_game *g);
+const tg_rules *tg_game_rules(const tg_game *g);
+/* Change the rules (komi, ko rule, ...) of a game in progress. */
+void tg_game_set_rules(tg_game *g, const tg_rules *rules);
+int tg_game_size(const tg_game *g);
+tg_color tg_game_to_move(const tg_game *g);
+int tg_game_move_count(const tg_game *g);
+const tg_move *tg_game_move(const tg_game *g, int i);
+int tg_game_handicap(const tg_game *g);
+int tg_game_consecutive_passes(const tg_game *g);
+bool tg_game_over(const tg_game *g);
+const tg_result *tg_game_result(const tg_game *g);
+
+/* Flags for play/check. */
+#define TG_PLAY_ANY_ORDER 1u  /* the colour need not be the side to move (GTP play) */
+
+/* Whether `color` may play `point` now (TG_PASS is always legal while the
+ * game goes on).  Changes nothing. */
+tg_status tg_game_check(const tg_game *g, tg_color color, tg_point point, unsigned flags);
+/* Play it: on any error the game is unchanged.  Two passes in a row end the
+ * game (the result then waits for tg_game_set_score); a third occurrence of
+ * a situation under simple ko ends it per the cycle option. */
+tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flags);
+/* Undo the last move (or the end state a resignation/time-out set). */
+tg_status tg_game_undo(tg_game *g);
+
+/* Handicap stones for Black, only on an empty board before any move; White
+ * moves next.  n < 2 is rejected (one stone is no handicap). */
+tg_status tg_game_place_handicap(tg_game *g, const tg_point *points, int n);
+/* The standard fixed handicap points of GTP for n stones; returns the count
+ * written, or 0 when n is not allowed on this size. */
+int tg_fixed_handicap_points(const tg_board *b, int n, tg_point *out);
+
+/* Setup outside play (SGF AB/AW/AE): stones placed without capture.  Allowed
+ * at any time; the position becomes the new base for superko. */
+tg_status tg_game_setup(tg_game *g, tg_point p, tg_color c);
+/* The handicap and setup stones in the order they were placed; before_move
+ * is the number of moves played before them.  Undo never goes back past a
+ * setup made after moves. */
+typedef struct tg_setup {
+    tg_point point;
+    tg_color color;      /* TG_EMPTY: the point was cleared (SGF AE) */
+    int before_move;
+    bool handicap;       /* placed by tg_game_place_handicap */
+} tg_setup;
+int tg_game_setup_count(const tg_game *g);
+const tg_setup *tg_game_setup_at(const tg_game *g, int i);
+/* Set the side to move (SGF PL). */
+void tg_game_set_to_move(tg_game *g, tg_color c);
+
+/* Ending a game other than by counting. */
+tg_status tg_game_resign(tg_game *g, tg_color loser);
+tg_status tg_game_lose_on_time(tg_game *g, tg_color loser);
+tg_status tg_game_forfeit(tg_game *g, tg_color loser);
+tg_status tg_game_no_result(tg_game *g);
+/* Reopen a game ended by two passes whose dead stones are disputed (C9):
+ * play resumes with `first` (the player who claims a group dead) to move.
+ * Not allowed once a result is recorded. */
+tg_status tg_game_resume(tg_game *g, tg_color first);
+/* Record the counted result of a finished game (after two passes). */
+void tg_game_set_result(tg_game *g, const tg_result *r);
+
+/* Hash identifying the current situation (stones, and the side to move
+ * under situational superko). */
+uint64_t tg_game_hash(const tg_game *g);
+
+#endif

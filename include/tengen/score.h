@@ -1,0 +1,54 @@
+/*
+ * score.h — counting a finished position: area (Chinese), territory
+ * (Japanese), the group tax, and the dead stones that counting needs:
+ * Benson's unconditional life and a Monte-Carlo ownership estimate.
+ *
+ * Dead stones are given by the caller (the players' agreement) as a mask of
+ * points, or come from tg_estimate_dead().
+ */
+#ifndef TENGEN_SCORE_H
+#define TENGEN_SCORE_H
+
+#include "game.h"
+
+typedef struct tg_score {
+    /* indexed by TG_BLACK / TG_WHITE */
+    int stones[3];      /* live stones on the board */
+    int territory[3];   /* empty points surrounded by one colour only */
+    int prisoners[3];   /* stones captured in play plus dead stones removed */
+    int groups_taxed[3];/* independently living groups (tax=all) */
+    int dame;           /* empty points touching both colours (and seki points) */
+    int handicap_points;/* compensation added to White */
+    int komi2;
+    /* Totals in half points.  Area: stones + territory + dame/2 (C10).
+     * Territory: territory + prisoners.  Both minus 2 per taxed group. */
+    int black2, white2;
+    tg_result result;   /* black2 - white2 - komi2 - 2*handicap_points decides it */
+} tg_score;
+
+/* Count the board under the rules.  dead[p] != 0 marks a dead stone
+ * (may be NULL: none dead).  `handicap` is the number of handicap stones. */
+void tg_score_board(const tg_board *b, const tg_rules *r, const uint8_t *dead, int handicap,
+                    tg_score *out);
+
+/* Count a game: its board, rules, handicap and prisoners. */
+void tg_score_game(const tg_game *g, const uint8_t *dead, tg_score *out);
+
+/* Benson's algorithm: safe[p] = colour whose unconditionally alive chain
+ * stands on p, or whose unconditional territory (vital region) p is;
+ * TG_EMPTY elsewhere.  safe has room for TG_MAX_POINTS. */
+void tg_benson(const tg_board *b, uint8_t *safe);
+
+/* Ownership in [-1, 1] per point (+1 Black) from `playouts` random playouts
+ * starting with to_move.  ownership has room for TG_MAX_POINTS. */
+void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
+                  tg_rng *rng, float *ownership);
+
+/* Dead stones of a finished position: a chain is dead when the ownership
+ * estimate gives its points to the opponent, never when Benson says it is
+ * unconditionally alive.  dead has room for TG_MAX_POINTS.  Under
+ * dead=keep rules nothing is dead. */
+void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
+                      tg_rng *rng, uint8_t *dead);
+
+#endif

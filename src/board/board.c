@@ -1,0 +1,474 @@
+/*
+ * board.c — stones, chains, pseudo-liberties, captures, simple ko and
+ * Zobrist hashing: the part of tengen every playout runs through.
+ *
+ * A move touches only the four neighbours of the point played and the
+ * stones it captures; no flood fill happens on the play path.  Undo and
+ * setup, which are rare, rebuild the chains near the points they change
+ * (board_rebuild.c).  The layout and the invariants are described in
+ * include/tengen/board.h.
+ */
+#include <string.h>
+
+#include "board/board_internal.h"
+
+const char *tg_status_text(tg_status s)
+{
+    switch (s) {
+    case TG_OK: return "ok";
+    case TG_ERR_OCCUPIED: return "point is occupied";
+    case TG_ERR_OFF_BOARD: return "vertex is off the board";
+    case TG_ERR_SUICIDE: return "forbidden point (suicide)";
+    case TG_ERR_KO: return "ko recapture";
+    case TG_ERR_SUPERKO: return "whole-board repetition (superko)";
+    case TG_ERR_WRONG_PLAYER: return "not this colour's turn";
+    case TG_ERR_GAME_OVER: return "game is over";
+    case TG_ERR_INVALID: return "invalid argument";
+    case TG_ERR_NOT_ALLOWED: return "not allowed now";
+    case TG_ERR_NO_MEMORY: return "out of memory";
+    case TG_ERR_PARSE: return "syntax error";
+    case TG_ERR_IO: return "input/output error";
+    }
+    return "unknown error";
+}
+
+void tg_rng_seed(tg_rng *rng, uint64_t seed)
+{
+    /* splitmix64 spreads any seed (0 included) over both state words */
+    for (int i = 0; i < 2; i++) {
+        seed += 0x9E3779B97F4A7C15ull;
+        uint64_t z = seed;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        rng->s[i] = z ^ (z >> 31);
+    }
+    if (!rng->s[0] && !rng->s[1])
+        rng->s[0] = 1;
+}
+
+uint64_t tg_zobrist(tg_point p, tg_color c)
+{
+    /* A fixed mix of (point, colour): the same keys in every process, so
+     * hashes are reproducible, and no global table to initialise. */
+    uint64_t z = (uint64_t)(p * 4 + (int)c) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* ---- Initialisation ------------------------------------------------- */
+
+tg_status tg_board_init(tg_board *b, int size)
+{
+    if (size < TG_MIN_SIZE || size > TG_MAX_SIZE)
+        return TG_ERR_INVALID;
+    b->size = size;
+    b->stride = size + 1;
+    b->npoints = (size + 2) * (size + 1) + 1;
+    b->hash = 0;
+    b->ko_point = TG_NO_POINT;
+    b->ko_color = TG_EMPTY;
+    b->last_move = TG_NO_POINT;
+    b->captures[0] = b->captures[1] = b->captures[2] = 0;
+    b->empty_count = 0;
+    for (int p = 0; p < b->npoints; p++) {
+        int row = p / b->stride, col = p % b->stride;
+        bool on = row >= 1 && row <= size && col >= 1;
+        b->color[p] = on ? TG_EMPTY : TG_OFFBOARD;
+        b->chain_of[p] = 0;
+        b->next_stone[p] = 0;
+        memset(&b->chain[p], 0, sizeof b->chain[p]);
+    }
+    for (int p = 0; p < b->npoints; p++) {
+        b->nbr[p] = 0;
+        if (b->color[p] != TG_EMPTY)
+            continue;
+        const int d[4] = {-1, 1, -b->stride, b->stride};
+        for (int i = 0; i < 4; i++)
+            b->nbr[p] += nbr_unit(b->color[p + d[i]]);
+        b->empty_index[p] = (uint16_t)b->empty_count;
+        b->empty[b->empty_count++] = (uint16_t)p;
+    }
+    return TG_OK;
+}
+
+void tg_board_copy(tg_board *dst, const tg_board *src)
+{
+    /* The scalar header, then only the points in use of each array. */
+    size_t n = (size_t)src->npoints;
+    memcpy(dst, src, offsetof(tg_board, color));
+    memcpy(dst->color, src->color, n * sizeof src->color[0]);
+    memcpy(dst->nbr, src->nbr, n * sizeof src->nbr[0]);
+    memcpy(dst->chain_of, src->chain_of, n * sizeof src->chain_of[0]);
+    memcpy(dst->next_stone, src->next_stone, n * sizeof src->next_stone[0]);
+    memcpy(dst->empty_index, src->empty_index, n * sizeof src->empty_index[0]);
+    memcpy(dst->empty, src->empty, (size_t)src->empty_count * sizeof src->empty[0]);
+    memcpy(dst->chain, src->chain, n * sizeof src->chain[0]);
+}
+
+/* ---- Stones on and off the board ------------------------------------ */
+
+void board_put_stone(tg_board *b, tg_point p, tg_color c)
+{
+    uint16_t delta = (uint16_t)(nbr_unit(c) - nbr_unit(TG_EMPTY));
+    b->color[p] = (uint8_t)c;
+    b->nbr[p - 1] += delta;
+    b->nbr[p + 1] += delta;
+    b->nbr[p - b->stride] += delta;
+    b->nbr[p + b->stride] += delta;
+    int i = b->empty_index[p];
+    tg_point last = b->empty[--b->empty_count];
+    b->empty[i] = (uint16_t)last;
+    b->empty_index[last] = (uint16_t)i;
+    b->hash ^= tg_zobrist(p, c);
+}
+
+void board_lift_stone(tg_board *b, tg_point p)
+{
+    tg_color c = (tg_color)b->color[p];
+    uint16_t delta = (uint16_t)(nbr_unit(TG_EMPTY) - nbr_unit(c));
+    b->color[p] = TG_EMPTY;
+    b->nbr[p - 1] += delta;
+    b->nbr[p + 1] += delta;
+    b->nbr[p - b->stride] += delta;
+    b->nbr[p + b->stride] += delta;
+    b->empty_index[p] = (uint16_t)b->empty_count;
+    b->empty[b->empty_count++] = (uint16_t)p;
+    b->hash ^= tg_zobrist(p, c);
+}
+
+/* Join the chain headed by `from` into the chain headed by `into`. */
+static void merge_chains(tg_board *b, int into, int from)
+{
+    tg_chain *a = &b->chain[into], *f = &b->chain[from];
+    a->stones += f->stones;
+    a->pseudo_libs += f->pseudo_libs;
+    a->lib_sum += f->lib_sum;
+    a->lib_sum_sq += f->lib_sum_sq;
+    a->hash ^= f->hash;
+    int s = from;
+    do {
+        b->chain_of[s] = (uint16_t)into;
+        s = b->next_stone[s];
+    } while (s != from);
+    uint16_t t = b->next_stone[into];
+    b->next_stone[into] = b->next_stone[from];
+    b->next_stone[from] = t;
+}
+
+/* Remove a whole chain; its neighbours gain the freed points as
+ * pseudo-liberties.  Appends the removed points to `log` when not NULL. */
+static int remove_chain(tg_board *b, int head, uint16_t *log)
+{
+    int n = 0, s = head;
+    do {
+        board_lift_stone(b, s);
+        if (log)
+            log[n] = (uint16_t)s;
+        n++;
+        s = b->next_stone[s];
+    } while (s != head);
+    do {
+        const int d[4] = {-1, 1, -b->stride, b->stride};
+        for (int i = 0; i < 4; i++) {
+            int q = s + d[i];
+            if (b->color[q] == TG_BLACK || b->color[q] == TG_WHITE)
+                chain_add_lib(&b->chain[b->chain_of[q]], s);
+        }
+        s = b->next_stone[s];
+    } while (s != head);
+    return n;
+}
+
+/* The play path shared by tg_board_play and tg_board_play_logged.  Returns
+ * the number of stones removed; *suicide tells whose they were. */
+int board_play_move(tg_board *b, tg_point p, tg_color c, uint16_t *log, bool *suicide)
+{
+    const tg_color opp = tg_opponent(c);
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    b->ko_point = TG_NO_POINT;
+    b->ko_color = TG_EMPTY;
+    b->last_move = p;
+    board_put_stone(b, p, c);
+
+    tg_chain *own = &b->chain[p];
+    b->chain_of[p] = (uint16_t)p;
+    b->next_stone[p] = (uint16_t)p;
+    own->stones = 1;
+    own->pseudo_libs = 0;
+    own->lib_sum = own->lib_sum_sq = 0;
+    own->hash = tg_zobrist(p, c);
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] == TG_EMPTY)
+            chain_add_lib(own, q);
+        else if (b->color[q] != TG_OFFBOARD)
+            chain_remove_lib(&b->chain[b->chain_of[q]], p);
+    }
+    int head = p;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] != c || b->chain_of[q] == head)
+            continue;
+        int other = b->chain_of[q];
+        /* the larger chain keeps its head, so relabelling stays cheap */
+        if (b->chain[other].stones >= b->chain[head].stones) {
+            merge_chains(b, other, head);
+            head = other;
+        } else {
+            merge_chains(b, head, other);
+        }
+    }
+    int captured = 0;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] == opp && b->chain[b->chain_of[q]].pseudo_libs == 0)
+            captured += remove_chain(b, b->chain_of[q], log ? log + captured : NULL);
+    }
+    *suicide = false;
+    if (captured) {
+        b->captures[c] += captured;
+        const tg_chain *mine = &b->chain[head];
+        if (captured == 1 && mine->stones == 1 && mine->pseudo_libs == 1) {
+            b->ko_point = (tg_point)mine->lib_sum;
+            b->ko_color = opp;
+        }
+    } else if (b->chain[head].pseudo_libs == 0) {
+        *suicide = true;
+        captured = remove_chain(b, head, log);
+        b->captures[opp] += captured;
+    }
+    return captured;
+}
+
+int tg_board_play(tg_board *b, tg_point p, tg_color c)
+{
+    bool suicide;
+    return board_play_move(b, p, c, NULL, &suicide);
+}
+
+void tg_board_pass(tg_board *b)
+{
+    b->ko_point = TG_NO_POINT;
+    b->ko_color = TG_EMPTY;
+    b->last_move = TG_PASS;
+}
+
+/* ---- Legality ------------------------------------------------------- */
+
+tg_status tg_board_check(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
+{
+    if (p < 0 || p >= b->npoints || b->color[p] == TG_OFFBOARD)
+        return TG_ERR_OFF_BOARD;
+    if (b->color[p] != TG_EMPTY)
+        return TG_ERR_OCCUPIED;
+    if (p == b->ko_point && c == b->ko_color)
+        return TG_ERR_KO;
+    if (tg_nbr_count(b, p, TG_EMPTY))
+        return TG_OK;
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    bool own_neighbour = false;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        tg_color qc = (tg_color)b->color[q];
+        if (qc == TG_OFFBOARD)
+            continue;
+        bool atari = tg_chain_in_atari(&b->chain[b->chain_of[q]]);
+        if (qc == c) {
+            own_neighbour = true;
+            if (!atari)
+                return TG_OK; /* joins a chain with another liberty */
+        } else if (atari) {
+            return TG_OK; /* captures: its only liberty is p */
+        }
+    }
+    if (own_neighbour && suicide == TG_SUICIDE_MULTI_STONE)
+        return TG_OK;
+    return TG_ERR_SUICIDE;
+}
+
+uint64_t tg_board_hash_after(const tg_board *b, tg_point p, tg_color c)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    uint64_t h = b->hash ^ tg_zobrist(p, c);
+    int seen[4], nseen = 0;
+    bool captures = false, lives = tg_nbr_count(b, p, TG_EMPTY) > 0;
+    uint64_t own = tg_zobrist(p, c);
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        tg_color qc = (tg_color)b->color[q];
+        if (qc != TG_BLACK && qc != TG_WHITE)
+            continue;
+        int head = b->chain_of[q];
+        bool dup = false;
+        for (int j = 0; j < nseen; j++)
+            dup |= seen[j] == head;
+        if (dup)
+            continue;
+        seen[nseen++] = head;
+        bool atari = tg_chain_in_atari(&b->chain[head]);
+        if (qc == c) {
+            own ^= b->chain[head].hash;
+            lives |= !atari;
+        } else if (atari) {
+            h ^= b->chain[head].hash;
+            captures = true;
+        }
+    }
+    if (!captures && !lives)
+        h ^= own; /* multi-stone suicide: the merged chain leaves the board */
+    return h;
+}
+
+/* ---- Queries -------------------------------------------------------- */
+
+bool tg_board_is_eye(const tg_board *b, tg_point p, tg_color c)
+{
+    if (b->color[p] != TG_EMPTY)
+        return false;
+    if (tg_nbr_count(b, p, c) + tg_nbr_count(b, p, TG_OFFBOARD) != 4)
+        return false;
+    const int diag[4] = {-b->stride - 1, -b->stride + 1, b->stride - 1, b->stride + 1};
+    int opp = 0, edge = 0;
+    tg_color o = tg_opponent(c);
+    for (int i = 0; i < 4; i++) {
+        tg_color dc = (tg_color)b->color[p + diag[i]];
+        opp += dc == o;
+        edge += dc == TG_OFFBOARD;
+    }
+    return edge ? opp == 0 : opp <= 1;
+}
+
+int tg_chain_stones(const tg_board *b, tg_point p, tg_point *out)
+{
+    int n = 0, head = b->chain_of[p], s = head;
+    do {
+        out[n++] = s;
+        s = b->next_stone[s];
+    } while (s != head);
+    return n;
+}
+
+int tg_chain_liberties(const tg_board *b, tg_point p, tg_point *libs, int max)
+{
+    uint8_t seen[TG_MAX_POINTS];
+    memset(seen, 0, (size_t)b->npoints);
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    int n = 0, head = b->chain_of[p], s = head;
+    do {
+        for (int i = 0; i < 4; i++) {
+            int q = s + d[i];
+            if (b->color[q] == TG_EMPTY && !seen[q]) {
+                seen[q] = 1;
+                if (libs && n < max)
+                    libs[n] = q;
+                n++;
+            }
+        }
+        s = b->next_stone[s];
+    } while (s != head);
+    return n;
+}
+
+int tg_board_stone_count(const tg_board *b, tg_color c)
+{
+    int n = 0;
+    for (int p = 0; p < b->npoints; p++)
+        n += b->color[p] == c;
+    return n;
+}
+
+/* ---- Random moves and playouts -------------------------------------- */
+
+tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
+{
+    int n = b->empty_count;
+    if (n == 0)
+        return TG_PASS;
+    int i = (int)tg_rng_below(rng, (uint32_t)n);
+    for (int k = 0; k < n; k++) {
+        tg_point p = b->empty[i];
+        if (!tg_board_is_eye(b, p, c) && tg_board_check(b, p, c, suicide) == TG_OK)
+            return p;
+        if (++i == n)
+            i = 0;
+    }
+    return TG_PASS;
+}
+
+int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng, int max_moves)
+{
+    int moves = 0, passes = 0;
+    tg_color c = to_move;
+    while (moves < max_moves && passes < 2) {
+        tg_point p = tg_board_random_move(b, c, suicide, rng);
+        if (p == TG_PASS) {
+            tg_board_pass(b);
+            passes++;
+        } else {
+            tg_board_play(b, p, c);
+            passes = 0;
+        }
+        moves++;
+        c = tg_opponent(c);
+    }
+    return moves;
+}
+
+/* ---- Vertices ------------------------------------------------------- */
+
+static const char column_letters[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+void tg_point_to_vertex(const tg_board *b, tg_point p, char *buf)
+{
+    if (p == TG_PASS) {
+        strcpy(buf, "pass");
+        return;
+    }
+    if (p == TG_RESIGN) {
+        strcpy(buf, "resign");
+        return;
+    }
+    if (!tg_on_board(b, p)) {
+        strcpy(buf, "?");
+        return;
+    }
+    int x = tg_point_x(b, p), y = tg_point_y(b, p) + 1;
+    buf[0] = column_letters[x];
+    if (y >= 10) {
+        buf[1] = (char)('0' + y / 10);
+        buf[2] = (char)('0' + y % 10);
+        buf[3] = 0;
+    } else {
+        buf[1] = (char)('0' + y);
+        buf[2] = 0;
+    }
+}
+
+tg_status tg_vertex_parse(const tg_board *b, const char *text, tg_point *out)
+{
+    char letter = text[0];
+    if (letter >= 'a' && letter <= 'z')
+        letter = (char)(letter - 'a' + 'A');
+    if ((letter == 'P') && (text[1] == 'a' || text[1] == 'A') && (text[2] == 's' || text[2] == 'S') &&
+        (text[3] == 's' || text[3] == 'S') && text[4] == 0) {
+        *out = TG_PASS;
+        return TG_OK;
+    }
+    const char *where = letter ? strchr(column_letters, letter) : NULL;
+    if (!where)
+        return TG_ERR_PARSE;
+    int x = (int)(where - column_letters), y = 0, digits = 0;
+    for (const char *s = text + 1; *s; s++) {
+        if (*s < '0' || *s > '9' || digits >= 2)
+            return TG_ERR_PARSE;
+        y = y * 10 + (*s - '0');
+        digits++;
+    }
+    if (!digits || (digits == 2 && text[1] == '0'))
+        return TG_ERR_PARSE;
+    if (x >= b->size || y < 1 || y > b->size)
+        return TG_ERR_OFF_BOARD;
+    *out = tg_point_at(b, x, y - 1);
+    return TG_OK;
+}

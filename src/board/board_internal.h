@@ -1,0 +1,38 @@
+/*
+ * board_internal.h — helpers shared by the files of the board layer only.
+ */
+#ifndef TENGEN_BOARD_INTERNAL_H
+#define TENGEN_BOARD_INTERNAL_H
+
+#include "tengen/board.h"
+
+/* The neighbour-count increment for one neighbour of colour c. */
+static inline uint16_t nbr_unit(int c) { return (uint16_t)(1u << (4 * c)); }
+
+static inline void chain_add_lib(tg_chain *ch, int lib)
+{
+    ch->pseudo_libs++;
+    ch->lib_sum += (uint32_t)lib;
+    ch->lib_sum_sq += (uint32_t)(lib * lib);
+}
+
+static inline void chain_remove_lib(tg_chain *ch, int lib)
+{
+    ch->pseudo_libs--;
+    ch->lib_sum -= (uint32_t)lib;
+    ch->lib_sum_sq -= (uint32_t)(lib * lib);
+}
+
+/* Colour, neighbour counts, empty list and hash; chains untouched. */
+void board_put_stone(tg_board *b, tg_point p, tg_color c);
+void board_lift_stone(tg_board *b, tg_point p);
+
+/* The play path: removed points are appended to log (room for size^2) when
+ * it is not NULL; *suicide tells whether they were the mover's own. */
+int board_play_move(tg_board *b, tg_point p, tg_color c, uint16_t *log, bool *suicide);
+
+/* Rebuild, by flood fill, every chain that contains or touches one of the
+ * given points (after stones were put or lifted without the play path). */
+void board_rebuild_near(tg_board *b, const uint16_t *points, int n);
+
+#endif

@@ -1,0 +1,234 @@
+/*
+ * board_rebuild.c — the slow, simple paths of the board: undo, setup
+ * (stones placed or removed outside play) and the invariant check used by
+ * tests and debug builds.  All of them recompute chains by flood fill near
+ * the points that changed, so they cannot disagree with the fast play path
+ * about what a chain is.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "board/board_internal.h"
+
+static const int *offsets(const tg_board *b, int d[4])
+{
+    d[0] = -1;
+    d[1] = 1;
+    d[2] = -b->stride;
+    d[3] = b->stride;
+    return d;
+}
+
+/* Flood-fill the chain through `seed`, relinking it with `seed` as head. */
+static void rebuild_chain(tg_board *b, int seed, uint8_t *seen)
+{
+    int d[4];
+    offsets(b, d);
+    tg_color c = (tg_color)b->color[seed];
+    uint16_t stack[TG_MAX_POINTS];
+    int top = 0, prev = seed;
+    tg_chain *ch = &b->chain[seed];
+    memset(ch, 0, sizeof *ch);
+    stack[top++] = (uint16_t)seed;
+    seen[seed] = 1;
+    b->next_stone[seed] = (uint16_t)seed;
+    while (top) {
+        int s = stack[--top];
+        b->chain_of[s] = (uint16_t)seed;
+        if (s != seed) {
+            b->next_stone[s] = b->next_stone[prev];
+            b->next_stone[prev] = (uint16_t)s;
+            prev = s;
+        }
+        ch->stones++;
+        ch->hash ^= tg_zobrist(s, c);
+        for (int i = 0; i < 4; i++) {
+            int q = s + d[i];
+            if (b->color[q] == TG_EMPTY) {
+                chain_add_lib(ch, q);
+            } else if (b->color[q] == c && !seen[q]) {
+                seen[q] = 1;
+                stack[top++] = (uint16_t)q;
+            }
+        }
+    }
+}
+
+void board_rebuild_near(tg_board *b, const uint16_t *points, int n)
+{
+    int d[4];
+    offsets(b, d);
+    uint8_t seen[TG_MAX_POINTS];
+    memset(seen, 0, (size_t)b->npoints);
+    for (int k = 0; k < n; k++) {
+        int p = points[k];
+        for (int i = -1; i < 4; i++) {
+            int q = i < 0 ? p : p + d[i];
+            if ((b->color[q] == TG_BLACK || b->color[q] == TG_WHITE) && !seen[q])
+                rebuild_chain(b, q, seen);
+        }
+    }
+}
+
+tg_status tg_board_set_point(tg_board *b, tg_point p, tg_color c)
+{
+    if (!tg_on_board(b, p))
+        return TG_ERR_OFF_BOARD;
+    if (c != TG_EMPTY && c != TG_BLACK && c != TG_WHITE)
+        return TG_ERR_INVALID;
+    if (b->color[p] != TG_EMPTY)
+        board_lift_stone(b, p);
+    if (c != TG_EMPTY)
+        board_put_stone(b, p, c);
+    uint16_t point = (uint16_t)p;
+    board_rebuild_near(b, &point, 1);
+    b->ko_point = TG_NO_POINT;
+    b->ko_color = TG_EMPTY;
+    return TG_OK;
+}
+
+/* ---- Undo ----------------------------------------------------------- */
+
+void tg_undo_log_init(tg_undo_log *log) { memset(log, 0, sizeof *log); }
+
+void tg_undo_log_free(tg_undo_log *log)
+{
+    free(log->entries);
+    free(log->captured);
+    memset(log, 0, sizeof *log);
+}
+
+/* Room for one more entry and `stones` more captured points. */
+static bool log_reserve(tg_undo_log *log, int stones)
+{
+    if (log->count == log->capacity) {
+        int cap = log->capacity ? log->capacity * 2 : 64;
+        tg_undo_entry *e = realloc(log->entries, (size_t)cap * sizeof *e);
+        if (!e)
+            return false;
+        log->entries = e;
+        log->capacity = cap;
+    }
+    if (log->captured_count + stones > log->captured_capacity) {
+        int cap = log->captured_capacity ? log->captured_capacity : 256;
+        while (cap < log->captured_count + stones)
+            cap *= 2;
+        uint16_t *c = realloc(log->captured, (size_t)cap * sizeof *c);
+        if (!c)
+            return false;
+        log->captured = c;
+        log->captured_capacity = cap;
+    }
+    return true;
+}
+
+static tg_undo_entry *log_push(const tg_board *b, tg_undo_log *log, tg_point p, tg_color c)
+{
+    tg_undo_entry *e = &log->entries[log->count++];
+    e->point = p;
+    e->color = c;
+    e->ko_point = b->ko_point;
+    e->ko_color = b->ko_color;
+    e->last_move = b->last_move;
+    e->hash = b->hash;
+    e->captured_start = log->captured_count;
+    e->captured_count = 0;
+    e->suicide = false;
+    return e;
+}
+
+int tg_board_play_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log)
+{
+    if (!log_reserve(log, b->size * b->size))
+        return -1;
+    tg_undo_entry *e = log_push(b, log, p, c);
+    bool suicide;
+    int n = board_play_move(b, p, c, log->captured + log->captured_count, &suicide);
+    e->captured_count = n;
+    e->suicide = suicide;
+    log->captured_count += n;
+    return n;
+}
+
+int tg_board_pass_logged(tg_board *b, tg_undo_log *log)
+{
+    if (!log_reserve(log, 0))
+        return -1;
+    log_push(b, log, TG_PASS, TG_EMPTY);
+    tg_board_pass(b);
+    return 0;
+}
+
+tg_status tg_board_undo(tg_board *b, tg_undo_log *log)
+{
+    if (log->count == 0)
+        return TG_ERR_NOT_ALLOWED;
+    const tg_undo_entry *e = &log->entries[--log->count];
+    if (e->point != TG_PASS) {
+        const uint16_t *removed = log->captured + e->captured_start;
+        tg_color back = e->suicide ? e->color : tg_opponent(e->color);
+        if (!e->suicide)
+            board_lift_stone(b, e->point);
+        for (int i = 0; i < e->captured_count; i++)
+            board_put_stone(b, removed[i], back);
+        if (e->suicide) /* the mover's stone came back with its chain */
+            board_lift_stone(b, e->point);
+        b->captures[e->suicide ? tg_opponent(e->color) : e->color] -= e->captured_count;
+        uint16_t point = (uint16_t)e->point;
+        board_rebuild_near(b, &point, 1);
+        board_rebuild_near(b, removed, e->captured_count);
+        log->captured_count = e->captured_start;
+    }
+    b->ko_point = e->ko_point;
+    b->ko_color = e->ko_color;
+    b->last_move = e->last_move;
+    return TG_OK;
+}
+
+/* ---- Invariant check ------------------------------------------------ */
+
+bool tg_board_consistent(const tg_board *b)
+{
+    tg_board fresh;
+    if (tg_board_init(&fresh, b->size) != TG_OK)
+        return false;
+    uint64_t hash = 0;
+    for (int p = 0; p < b->npoints; p++) {
+        if (b->color[p] == TG_BLACK || b->color[p] == TG_WHITE) {
+            board_put_stone(&fresh, p, (tg_color)b->color[p]);
+            hash ^= tg_zobrist(p, (tg_color)b->color[p]);
+        } else if (b->color[p] != fresh.color[p]) {
+            return false;
+        }
+    }
+    if (hash != b->hash || fresh.empty_count != b->empty_count)
+        return false;
+    uint8_t seen[TG_MAX_POINTS];
+    memset(seen, 0, sizeof seen);
+    for (int p = 0; p < b->npoints; p++)
+        if ((b->color[p] == TG_BLACK || b->color[p] == TG_WHITE) && !seen[p])
+            rebuild_chain(&fresh, p, seen);
+    for (int p = 0; p < b->npoints; p++) {
+        if (b->nbr[p] != fresh.nbr[p])
+            return false;
+        if (b->color[p] == TG_EMPTY && b->empty[b->empty_index[p]] != p)
+            return false;
+        if (b->color[p] != TG_BLACK && b->color[p] != TG_WHITE)
+            continue;
+        /* same partition into chains: heads may differ, so compare through
+         * the chain the fresh board assigns */
+        const tg_chain *mine = tg_chain_at(b, p), *ref = tg_chain_at(&fresh, p);
+        if (mine->stones != ref->stones || mine->pseudo_libs != ref->pseudo_libs ||
+            mine->lib_sum != ref->lib_sum || mine->lib_sum_sq != ref->lib_sum_sq ||
+            mine->hash != ref->hash)
+            return false;
+        if (b->chain_of[b->next_stone[p]] != b->chain_of[p])
+            return false;
+        for (int i = 0; i < 4; i++) {
+            int q = p + (i == 0 ? -1 : i == 1 ? 1 : i == 2 ? -b->stride : b->stride);
+            if (b->color[q] == b->color[p] && b->chain_of[q] != b->chain_of[p])
+                return false;
+        }
+    }
+    return true;
+}
