@@ -8,6 +8,7 @@
  * (board_rebuild.c).  The layout and the invariants are described in
  * include/tengen/board.h.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "board/board_internal.h"
@@ -46,14 +47,31 @@ void tg_rng_seed(tg_rng *rng, uint64_t seed)
         rng->s[0] = 1;
 }
 
-uint64_t tg_zobrist(tg_point p, tg_color c)
+/* Zobrist keys: a fixed mix of (point, colour), the same in every process so
+ * hashes are reproducible.  The table is filled once (pthread_once) and only
+ * read afterwards. */
+uint64_t board_zobrist_table[TG_MAX_POINTS][4];
+static pthread_once_t zobrist_once = PTHREAD_ONCE_INIT;
+
+static uint64_t zobrist_mix(tg_point p, tg_color c)
 {
-    /* A fixed mix of (point, colour): the same keys in every process, so
-     * hashes are reproducible, and no global table to initialise. */
     uint64_t z = (uint64_t)(p * 4 + (int)c) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+static void zobrist_fill(void)
+{
+    for (int p = 0; p < TG_MAX_POINTS; p++)
+        for (int c = 0; c < 4; c++)
+            board_zobrist_table[p][c] = (c == TG_BLACK || c == TG_WHITE) ? zobrist_mix(p, (tg_color)c) : 0;
+}
+
+uint64_t tg_zobrist(tg_point p, tg_color c)
+{
+    pthread_once(&zobrist_once, zobrist_fill);
+    return board_zobrist_table[p][c];
 }
 
 /* ---- Initialisation ------------------------------------------------- */
@@ -62,6 +80,7 @@ tg_status tg_board_init(tg_board *b, int size)
 {
     if (size < TG_MIN_SIZE || size > TG_MAX_SIZE)
         return TG_ERR_INVALID;
+    pthread_once(&zobrist_once, zobrist_fill);
     b->size = size;
     b->stride = size + 1;
     b->npoints = (size + 2) * (size + 1) + 1;
@@ -120,7 +139,7 @@ void board_put_stone(tg_board *b, tg_point p, tg_color c)
     tg_point last = b->empty[--b->empty_count];
     b->empty[i] = (uint16_t)last;
     b->empty_index[last] = (uint16_t)i;
-    b->hash ^= tg_zobrist(p, c);
+    b->hash ^= board_zobrist_table[p][c];
 }
 
 void board_lift_stone(tg_board *b, tg_point p)
@@ -128,13 +147,14 @@ void board_lift_stone(tg_board *b, tg_point p)
     tg_color c = (tg_color)b->color[p];
     uint16_t delta = (uint16_t)(nbr_unit(TG_EMPTY) - nbr_unit(c));
     b->color[p] = TG_EMPTY;
+    b->chain_of[p] = 0; /* empty points belong to the scratch chain */
     b->nbr[p - 1] += delta;
     b->nbr[p + 1] += delta;
     b->nbr[p - b->stride] += delta;
     b->nbr[p + b->stride] += delta;
     b->empty_index[p] = (uint16_t)b->empty_count;
     b->empty[b->empty_count++] = (uint16_t)p;
-    b->hash ^= tg_zobrist(p, c);
+    b->hash ^= board_zobrist_table[p][c];
 }
 
 /* Join the chain headed by `from` into the chain headed by `into`. */
@@ -180,9 +200,14 @@ static int remove_chain(tg_board *b, int head, uint16_t *log)
     return n;
 }
 
-/* The play path shared by tg_board_play and tg_board_play_logged.  Returns
- * the number of stones removed; *suicide tells whose they were. */
-int board_play_move(tg_board *b, tg_point p, tg_color c, uint16_t *log, bool *suicide)
+/* The play path shared by tg_board_play and tg_board_play_logged.  One pass
+ * over the four neighbours: each neighbouring chain loses p as a
+ * pseudo-liberty; a friendly one is merged, an enemy one left with no
+ * pseudo-liberty is captured at once (a chain touching p twice reaches zero
+ * only at its second contact).  Returns the number of stones removed;
+ * *suicide tells whose they were. */
+static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point p, tg_color c,
+                                                           uint16_t *log, bool *suicide)
 {
     const tg_color opp = tg_opponent(c);
     const int d[4] = {-1, 1, -b->stride, b->stride};
@@ -191,39 +216,43 @@ int board_play_move(tg_board *b, tg_point p, tg_color c, uint16_t *log, bool *su
     b->last_move = p;
     board_put_stone(b, p, c);
 
+    int head = p;
     tg_chain *own = &b->chain[p];
     b->chain_of[p] = (uint16_t)p;
     b->next_stone[p] = (uint16_t)p;
     own->stones = 1;
     own->pseudo_libs = 0;
     own->lib_sum = own->lib_sum_sq = 0;
-    own->hash = tg_zobrist(p, c);
+    own->hash = board_zobrist_table[p][c];
+    /* Pseudo-liberties without branching on the neighbours' colours: empty
+     * and off-board points belong to the scratch chain 0, which absorbs
+     * the updates meant for no chain. */
     for (int i = 0; i < 4; i++) {
         int q = p + d[i];
-        if (b->color[q] == TG_EMPTY)
-            chain_add_lib(own, q);
-        else if (b->color[q] != TG_OFFBOARD)
-            chain_remove_lib(&b->chain[b->chain_of[q]], p);
-    }
-    int head = p;
-    for (int i = 0; i < 4; i++) {
-        int q = p + d[i];
-        if (b->color[q] != c || b->chain_of[q] == head)
-            continue;
-        int other = b->chain_of[q];
-        /* the larger chain keeps its head, so relabelling stays cheap */
-        if (b->chain[other].stones >= b->chain[head].stones) {
-            merge_chains(b, other, head);
-            head = other;
-        } else {
-            merge_chains(b, head, other);
-        }
+        uint32_t empty = b->color[q] == TG_EMPTY;
+        chain_remove_lib(&b->chain[b->chain_of[q]], p);
+        own->pseudo_libs = (uint16_t)(own->pseudo_libs + empty);
+        own->lib_sum += (uint32_t)q & (0u - empty);
+        own->lib_sum_sq += (uint32_t)(q * q) & (0u - empty);
     }
     int captured = 0;
     for (int i = 0; i < 4; i++) {
         int q = p + d[i];
-        if (b->color[q] == opp && b->chain[b->chain_of[q]].pseudo_libs == 0)
-            captured += remove_chain(b, b->chain_of[q], log ? log + captured : NULL);
+        tg_color qc = (tg_color)b->color[q];
+        int other = b->chain_of[q];
+        if (qc == c) {
+            if (other == head)
+                continue;
+            /* the larger chain keeps its head, so relabelling stays cheap */
+            if (b->chain[other].stones >= b->chain[head].stones) {
+                merge_chains(b, other, head);
+                head = other;
+            } else {
+                merge_chains(b, head, other);
+            }
+        } else if (qc == opp && b->chain[other].pseudo_libs == 0) {
+            captured += remove_chain(b, other, log ? log + captured : NULL);
+        }
     }
     *suicide = false;
     if (captured) {
@@ -241,10 +270,15 @@ int board_play_move(tg_board *b, tg_point p, tg_color c, uint16_t *log, bool *su
     return captured;
 }
 
+int board_play_move(tg_board *b, tg_point p, tg_color c, uint16_t *log, bool *suicide)
+{
+    return play_core(b, p, c, log, suicide);
+}
+
 int tg_board_play(tg_board *b, tg_point p, tg_color c)
 {
     bool suicide;
-    return board_play_move(b, p, c, NULL, &suicide);
+    return play_core(b, p, c, NULL, &suicide);
 }
 
 void tg_board_pass(tg_board *b)
@@ -388,7 +422,10 @@ tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule sui
     int i = (int)tg_rng_below(rng, (uint32_t)n);
     for (int k = 0; k < n; k++) {
         tg_point p = b->empty[i];
-        if (!tg_board_is_eye(b, p, c) && tg_board_check(b, p, c, suicide) == TG_OK)
+        /* A point with an empty neighbour is legal (it cannot be the ko
+         * point, whose neighbours are all stones) and is no eye. */
+        if (tg_nbr_count(b, p, TG_EMPTY) ||
+            (!tg_board_is_eye(b, p, c) && tg_board_check(b, p, c, suicide) == TG_OK))
             return p;
         if (++i == n)
             i = 0;

@@ -23,6 +23,9 @@ static inline void chain_remove_lib(tg_chain *ch, int lib)
     ch->lib_sum_sq -= (uint32_t)(lib * lib);
 }
 
+/* Filled before any board exists (tg_board_init); read-only afterwards. */
+extern uint64_t board_zobrist_table[TG_MAX_POINTS][4];
+
 /* Colour, neighbour counts, empty list and hash; chains untouched. */
 void board_put_stone(tg_board *b, tg_point p, tg_color c);
 void board_lift_stone(tg_board *b, tg_point p);

@@ -1,0 +1,155 @@
+/*
+ * player.c — the baseline move generator: a few tactical rules on top of a
+ * Monte-Carlo ownership estimate.  It is the opponent for tests and
+ * benchmarks until the tree search (its own issue) replaces it.
+ *
+ * In order of preference it
+ *   1. captures the largest enemy chain in atari,
+ *   2. saves its largest chain in atari by extending to two liberties,
+ *   3. plays a random move on a point whose owner is still unsettled,
+ * and never fills its own eye, never plays a self-atari of more than one
+ * stone, and passes when nothing of that is left.  In cleanup mode
+ * (kgs-genmove_cleanup) it first takes every dead enemy stone.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tengen/player.h"
+#include "tengen/score.h"
+
+#define DEFAULT_PLAYOUTS 64
+#define SETTLED 0.7f  /* |ownership| above this: the point's owner is decided */
+
+typedef struct candidate {
+    tg_point point;
+    int weight;
+} candidate;
+
+/* The chain at p after `color` plays p would have at most one liberty and
+ * more than one stone, without capturing anything. */
+static bool is_bad_self_atari(const tg_board *b, tg_point p, tg_color color)
+{
+    tg_board after;
+    tg_board_copy(&after, b);
+    if (tg_board_play(&after, p, color) > 0)
+        return false;
+    if (after.color[p] != color)
+        return true; /* suicide */
+    const tg_chain *ch = tg_chain_at(&after, p);
+    return ch->stones > 1 && tg_chain_liberties(&after, p, NULL, 2) < 2;
+}
+
+/* Liberties the chain through p would have after `color` plays at p. */
+static int liberties_after(const tg_board *b, tg_point p, tg_color color)
+{
+    tg_board after;
+    tg_board_copy(&after, b);
+    tg_board_play(&after, p, color);
+    return after.color[p] == color ? tg_chain_liberties(&after, p, NULL, 8) : 0;
+}
+
+static bool legal(const tg_game *g, tg_color color, tg_point p)
+{
+    return tg_game_check(g, color, p, TG_PLAY_ANY_ORDER) == TG_OK;
+}
+
+/* Best tactical move: capture (weight = stones taken) or escape (weight =
+ * stones saved).  Returns TG_PASS when there is none. */
+static tg_point tactical_move(const tg_game *g, tg_color color)
+{
+    const tg_board *b = tg_game_board(g);
+    tg_point best = TG_PASS;
+    int best_weight = 0;
+    for (int p = 0; p < b->npoints; p++) {
+        tg_color c = (tg_color)b->color[p];
+        if ((c != TG_BLACK && c != TG_WHITE) || b->chain_of[p] != p)
+            continue; /* one visit per chain, at its head */
+        const tg_chain *ch = &b->chain[p];
+        if (!tg_chain_in_atari(ch))
+            continue;
+        tg_point lib = tg_chain_atari_point(ch);
+        int weight = ch->stones * 2 + (c != color); /* captures first at equal size */
+        if (weight <= best_weight || !legal(g, color, lib))
+            continue;
+        if (c == color && liberties_after(b, lib, color) < 2)
+            continue; /* extending would not save it */
+        best = lib;
+        best_weight = weight;
+    }
+    return best;
+}
+
+/* Dead enemy stones (cleanup): a legal move on a liberty of one of them. */
+static tg_point cleanup_move(const tg_game *g, tg_color color, const uint8_t *dead, tg_rng *rng)
+{
+    const tg_board *b = tg_game_board(g);
+    tg_point libs[TG_MAX_POINTS];
+    int n = 0;
+    uint8_t seen[TG_MAX_POINTS] = {0};
+    for (int p = 0; p < b->npoints; p++) {
+        if (!dead[p] || b->color[p] != tg_opponent(color) || seen[b->chain_of[p]])
+            continue;
+        seen[b->chain_of[p]] = 1;
+        tg_point chain_libs[TG_MAX_POINTS];
+        int k = tg_chain_liberties(b, p, chain_libs, TG_MAX_POINTS);
+        for (int i = 0; i < k; i++)
+            if (legal(g, color, chain_libs[i]) && !is_bad_self_atari(b, chain_libs[i], color))
+                libs[n++] = chain_libs[i];
+    }
+    return n ? libs[tg_rng_below(rng, (uint32_t)n)] : TG_PASS;
+}
+
+tg_point tg_player_genmove(const tg_game *g, tg_color color, const tg_player_options *opt, tg_rng *rng)
+{
+    if (tg_game_over(g))
+        return TG_PASS;
+    const tg_board *b = tg_game_board(g);
+    int playouts = opt && opt->playouts > 0 ? opt->playouts : DEFAULT_PLAYOUTS;
+
+    tg_point tactic = tactical_move(g, color);
+    if (tactic != TG_PASS)
+        return tactic;
+
+    float ownership[TG_MAX_POINTS];
+    tg_ownership(b, color, tg_game_rules(g), playouts, rng, ownership);
+
+    if (opt && opt->cleanup) {
+        uint8_t dead[TG_MAX_POINTS];
+        tg_estimate_dead(b, color, tg_game_rules(g), playouts, rng, dead);
+        tg_point p = cleanup_move(g, color, dead, rng);
+        if (p != TG_PASS)
+            return p;
+    }
+
+    /* Unsettled points, weighted toward the most uncertain. */
+    candidate *cands = malloc(sizeof(candidate) * (size_t)b->empty_count);
+    if (!cands)
+        return TG_PASS;
+    int n = 0, total = 0;
+    for (int i = 0; i < b->empty_count; i++) {
+        tg_point p = b->empty[i];
+        float own = ownership[p];
+        if (fabsf(own) >= SETTLED || tg_board_is_eye(b, p, color) || !legal(g, color, p) ||
+            is_bad_self_atari(b, p, color))
+            continue;
+        int weight = 1 + (int)(10.0f * (1.0f - fabsf(own)));
+        cands[n].point = p;
+        cands[n].weight = weight;
+        total += weight;
+        n++;
+    }
+    tg_point move = TG_PASS;
+    if (n) {
+        int r = (int)tg_rng_below(rng, (uint32_t)total);
+        for (int i = 0; i < n; i++) {
+            r -= cands[i].weight;
+            if (r < 0) {
+                move = cands[i].point;
+                break;
+            }
+        }
+    }
+    free(cands);
+    return move;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# test.sh — every test of tengen, as CI runs it:
+#   1. Release build with gcc, warnings as errors; the whole CTest suite
+#      (unit, golden, differential, GNU Go agreement, @sabaki GTP/SGF);
+#   2. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer;
+#   3. a clang build with warnings as errors;
+#   4. each libFuzzer target for a bounded time (FUZZ_SECONDS, default 60).
+# Installs its own Debian packages first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+jobs=$(nproc)
+fuzz_seconds=${FUZZ_SECONDS:-60}
+
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "Release build (gcc, -Werror) and tests"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTENGEN_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+step "AddressSanitizer + UndefinedBehaviorSanitizer"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTENGEN_SANITIZE=ON -DTENGEN_WERROR=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  TENGEN_SANITIZED=1 ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE slow
+
+step "clang build (-Werror)"
+CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DTENGEN_WERROR=ON -DTENGEN_TESTS=OFF >/dev/null
+cmake --build build-clang -j"$jobs"
+
+step "libFuzzer targets, ${fuzz_seconds}s each"
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DTENGEN_FUZZ=ON -DTENGEN_TESTS=OFF >/dev/null
+cmake --build build-fuzz -j"$jobs"
+for fuzzer in build-fuzz/fuzz/fuzz_*; do
+  [ -x "$fuzzer" ] || continue
+  name=$(basename "$fuzzer")
+  corpus="build-fuzz/corpus-$name"
+  mkdir -p "$corpus"
+  seeds="fuzz/corpus/${name#fuzz_}"
+  [ -d "$seeds" ] || seeds=""
+  "$fuzzer" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$corpus" $seeds 2>&1 | tail -n 12
+done
+
+echo
+echo "all tests passed"
