@@ -40,4 +40,124 @@ char *tg_sgf_save_game(const tg_game *g, const tg_sgf_info *info);
 
 /* ---- tree-level API (SGF layer) ---- */
 
+/*
+ * An SGF collection held as a tree, as the FF[4] grammar has it:
+ *
+ *   Collection = GameTree+      GameTree = "(" Sequence GameTree* ")"
+ *   Sequence   = Node+          Node     = ";" Property*
+ *   Property   = PropIdent PropValue+
+ *
+ * Every node links to its first child and its next sibling; a sequence is a
+ * chain of first children, and the main line of a game is the path of first
+ * children from its root.  The roots of the games of a collection are
+ * siblings of one another.  A tree owns all its nodes, properties and values
+ * (they live in one arena and are freed together with tg_sgf_tree_free).
+ *
+ * Values are stored with the escapes of FF[4] resolved ("\]" is "]", "\\"
+ * is "\", a backslash before a line break removes both) and otherwise as
+ * written: the tree does not know property types.  Typed readings (points,
+ * numbers, komi, size, simple text) are the decoders further below.
+ */
+
+typedef struct tg_sgf_value {
+    struct tg_sgf_value *next;       /* next value of the same property */
+    size_t length;                   /* bytes in text, not counting the NUL */
+    char text[];                     /* unescaped, NUL-terminated (may hold NULs) */
+} tg_sgf_value;
+
+typedef struct tg_sgf_property {
+    struct tg_sgf_property *next;    /* next property of the same node */
+    tg_sgf_value *values;            /* one or more, in file order */
+    int line, column;                /* where its identifier starts; 0 if built in memory */
+    char id[];                       /* PropIdent: uppercase letters, e.g. "B", "AB", "KM" */
+} tg_sgf_property;
+
+typedef struct tg_sgf_node {
+    struct tg_sgf_node *parent;      /* NULL for the root of a game */
+    struct tg_sgf_node *child;       /* first child: where the main line goes on */
+    struct tg_sgf_node *sibling;     /* next variation of the parent (next game for a root) */
+    tg_sgf_property *properties;     /* in file order */
+    int line, column;                /* of its ';'; 0 if built in memory */
+} tg_sgf_node;
+
+typedef struct tg_sgf_tree tg_sgf_tree;
+
+/* Parse a whole collection in one pass, without recursion (variations may
+ * nest as deep as memory allows).  The reader is tolerant of what real files
+ * contain: text before, between and after game trees is skipped; FF[3]
+ * identifiers keep only their uppercase letters ("AddBlack" is AB) and one
+ * with no uppercase letter is dropped with its values; an empty game tree
+ * "()" is ignored.  Anything else that breaks the grammar is an error: on
+ * error *out is NULL and err (if not NULL) gives the 1-based line and
+ * column (in bytes) and a message.  Memory is about 50 bytes per input byte
+ * at worst, and time is linear in the input. */
+tg_status tg_sgf_parse(const char *data, size_t len, tg_sgf_tree **out, tg_sgf_error *err);
+
+/* An empty collection to build in memory; NULL when out of memory. */
+tg_sgf_tree *tg_sgf_tree_new(void);
+void tg_sgf_tree_free(tg_sgf_tree *tree);
+
+/* The root of the first game (its siblings are the other games), or NULL. */
+tg_sgf_node *tg_sgf_tree_games(const tg_sgf_tree *tree);
+/* Number of nodes in the whole collection. */
+size_t tg_sgf_tree_node_count(const tg_sgf_tree *tree);
+
+/* A new node appended as the last child of parent, or as the root of a new
+ * last game when parent is NULL.  NULL when out of memory. */
+tg_sgf_node *tg_sgf_node_add(tg_sgf_tree *tree, tg_sgf_node *parent);
+/* Append a value (length bytes, stored unescaped as given) to the property
+ * `id` of node, creating the property after the others if the node has none
+ * of that name.  TG_ERR_INVALID when id is not 1..31 uppercase letters. */
+tg_status tg_sgf_property_add(tg_sgf_tree *tree, tg_sgf_node *node, const char *id,
+                              const char *value, size_t length);
+/* The first property of node named id, or NULL. */
+const tg_sgf_property *tg_sgf_property_find(const tg_sgf_node *node, const char *id);
+/* The first value of that property, or NULL when the node has none. */
+const char *tg_sgf_property_text(const tg_sgf_node *node, const char *id);
+
+/* The collection as SGF text, malloc'd and NUL-terminated (its length in
+ * *length when not NULL); NULL when out of memory.  "]" and "\" in values
+ * are escaped; one node with several children opens a "(" per variation.
+ * Written without recursion; parsing the text gives back the same tree. */
+char *tg_sgf_write(const tg_sgf_tree *tree, size_t *length);
+
+/* Replay the main line of the game whose root is `root`, as
+ * tg_sgf_load_game does for the first game of a collection. */
+tg_status tg_sgf_game_from_tree(const tg_sgf_node *root, int max_moves, tg_game **out,
+                                tg_sgf_info *info, tg_sgf_error *err);
+/* The tree tg_sgf_save_game writes: one game, its root holding the game
+ * information and setup, then one node per move.  NULL when out of memory. */
+tg_sgf_tree *tg_sgf_tree_from_game(const tg_game *g, const tg_sgf_info *info);
+
+/* ---- decoders for Go property values ---- */
+
+/* A move value on board b: "" (FF[4]) and "tt" on boards up to 19x19
+ * (FF[3]) are TG_PASS.  TG_ERR_PARSE for text that is not a point,
+ * TG_ERR_OFF_BOARD for a point outside the board. */
+tg_status tg_sgf_decode_move(const tg_board *b, const char *text, tg_point *out);
+/* The points of a list-of-point property (AB AW AE ...), expanding
+ * compressed rectangles "aa:cc", each point once, in the order first met;
+ * empty values are skipped.  out has room for TG_MAX_POINTS.  Returns the
+ * count, or -1 with *status set when a value is not a point on b. */
+int tg_sgf_decode_points(const tg_board *b, const tg_sgf_property *prop, tg_point *out,
+                         tg_status *status);
+/* The SGF text of a point ("" for a pass): out has room for 3 bytes. */
+void tg_sgf_encode_point(const tg_board *b, tg_point p, char out[3]);
+/* Board size from SZ: "19" or "19:19" (a square given as columns:rows). */
+tg_status tg_sgf_decode_size(const char *text, int *size);
+/* Komi in half points from KM, tolerating Fox's integer hundredths (see
+ * sgf_value.c: KM[375] is 3.75 stones, 7.5 points; KM[650] is 6.5 points).
+ * Rounded to the nearest half point. */
+tg_status tg_sgf_decode_komi(const char *text, int *komi2);
+/* A Number ("[+-]digits") that fits an int. */
+tg_status tg_sgf_decode_number(const char *text, int *out);
+/* A Real ("[+-]digits[.digits]"). */
+tg_status tg_sgf_decode_real(const char *text, double *out);
+/* The clock of `color` recorded at node: BL/WL (seconds left) and OB/OW
+ * (moves left in the current byo-yomi period, -1 when absent).  False when the
+ * node records no time for that colour. */
+bool tg_sgf_node_clock(const tg_sgf_node *node, tg_color color, double *time_left,
+                       int *moves_left);
+
+
 #endif

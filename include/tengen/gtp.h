@@ -1,0 +1,99 @@
+/*
+ * gtp.h — the Go Text Protocol version 2 engine as a library object.
+ *
+ * A tg_gtp holds one game and answers GTP command lines about it.  It never
+ * reads or writes a stream itself: the front end (the `tengen gtp` command,
+ * a test, a fuzzer) hands it bytes and receives each answer as text, ready to
+ * be written out ("=id result\n\n" or "?id message\n\n").
+ *
+ * Input is preprocessed as the specification says: control characters other
+ * than HT and LF are removed, HT becomes a space, everything from '#' on is a
+ * comment, and empty lines are ignored.  Every other line gets exactly one
+ * answer whatever its bytes: a line holding a NUL byte, or one longer than
+ * TG_GTP_MAX_LINE characters after preprocessing, is answered with an error
+ * and changes nothing.
+ *
+ * Files (loadsgf, printsgf FILE) are reached only through the callbacks in
+ * tg_gtp_options, so an engine without them touches no file.
+ */
+#ifndef TENGEN_GTP_H
+#define TENGEN_GTP_H
+
+#include "game.h"
+
+/* Longest command line accepted, counted after preprocessing (runs of
+ * spaces count as one, comments not at all).  Longer lines are refused. */
+#define TG_GTP_MAX_LINE 65536
+
+/* Read a whole file: on TG_OK *data is malloc'd (the engine frees it). */
+typedef tg_status (*tg_gtp_read_fn)(void *ctx, const char *path, char **data, size_t *len);
+/* Write a whole file. */
+typedef tg_status (*tg_gtp_write_fn)(void *ctx, const char *path, const char *data, size_t len);
+/* Receives one complete answer (tg_gtp_feed). */
+typedef void (*tg_gtp_answer_fn)(void *ctx, const char *text, size_t len);
+
+typedef struct tg_gtp_options {
+    int size;                    /* initial board size, 2..25 */
+    tg_rules rules;              /* initial rules, komi included */
+    uint64_t seed;               /* for genmove and the dead-stone estimate */
+    int playouts;                /* ownership playouts per decision; 0 = defaults */
+    tg_gtp_read_fn read_file;    /* NULL: loadsgf answers "cannot load file" */
+    tg_gtp_write_fn write_file;  /* NULL: printsgf FILE answers "cannot save file" */
+    void *file_ctx;              /* passed to both */
+} tg_gtp_options;
+
+/* 19x19, Chinese rules, seed 1, default playouts, no file access. */
+void tg_gtp_options_default(tg_gtp_options *opt);
+
+typedef struct tg_gtp tg_gtp;
+
+/* NULL when out of memory or the options are invalid (size not 2..25). */
+tg_gtp *tg_gtp_new(const tg_gtp_options *opt);
+void tg_gtp_free(tg_gtp *gtp);
+
+typedef struct tg_gtp_answer {
+    const char *text;  /* the whole answer with its closing blank line, or NULL
+                          when the line was empty or a comment; valid until the
+                          next call on this engine */
+    size_t len;
+    bool error;        /* a '?' answer */
+} tg_gtp_answer;
+
+/* Execute one command line (len bytes, need not be NUL-terminated; an LF
+ * inside it counts as a space).  Returns true when it was `quit`: the answer
+ * is then given and the front end should stop. */
+bool tg_gtp_execute(tg_gtp *gtp, const char *line, size_t len, tg_gtp_answer *answer);
+
+/* Stream interface: feed bytes as they arrive, in chunks of any size; each
+ * line is executed when its LF arrives and its answer passed to `emit`.
+ * Returns true once `quit` has been executed; later bytes are ignored. */
+bool tg_gtp_feed(tg_gtp *gtp, const char *data, size_t len, tg_gtp_answer_fn emit, void *ctx);
+/* End of input: a last line without its LF is executed.  Returns as feed. */
+bool tg_gtp_finish(tg_gtp *gtp, tg_gtp_answer_fn emit, void *ctx);
+
+/* ---- State, for front ends, tests and the search ------------------------ */
+
+const tg_game *tg_gtp_game(const tg_gtp *gtp);
+
+typedef enum tg_time_system {
+    TG_TIME_NONE = 0,      /* no time limit */
+    TG_TIME_ABSOLUTE,      /* main time only */
+    TG_TIME_BYOYOMI,       /* main time, then `periods` periods of period_time (Japanese) */
+    TG_TIME_CANADIAN       /* main time, then `stones` moves within each period_time */
+} tg_time_system;
+
+typedef struct tg_gtp_clock {
+    tg_time_system system;
+    double main_time;       /* seconds */
+    double period_time;     /* seconds */
+    int periods;            /* byo-yomi periods (TG_TIME_BYOYOMI) */
+    int stones;             /* moves per period (TG_TIME_CANADIAN) */
+    /* From time_left, indexed by TG_BLACK / TG_WHITE; time_left[c] < 0 until told. */
+    double time_left[3];
+    int stones_left[3];     /* moves left in the current byo-yomi period; 0 in main time */
+} tg_gtp_clock;
+
+/* The time settings and what the controller last said is left. */
+const tg_gtp_clock *tg_gtp_clock_of(const tg_gtp *gtp);
+
+#endif

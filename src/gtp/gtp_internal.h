@@ -1,0 +1,139 @@
+/*
+ * gtp_internal.h — what the files of the GTP layer share: the engine
+ * struct, the growable text buffer answers are written into, argument
+ * parsing helpers, and the command handlers the dispatch table points to.
+ *
+ *   gtp.c          the engine object, line preprocessing, dispatch, answers
+ *   gtp_commands.c the command table and the protocol commands (name, ...)
+ *   gtp_setup.c    board size, komi, rules, handicap, time settings
+ *   gtp_play.c     play, genmove and its variants, undo, is_legal
+ *   gtp_report.c   showboard, stones, captures, scoring, SGF files
+ */
+#ifndef TENGEN_GTP_INTERNAL_H
+#define TENGEN_GTP_INTERNAL_H
+
+#include "tengen/gtp.h"
+#include "tengen/player.h"
+
+/* A growable text buffer; after a failed allocation `failed` stays set and
+ * further appends are dropped, so the caller checks once at the end. */
+typedef struct gtp_text {
+    char *data;
+    size_t len, cap;
+    bool failed;
+} gtp_text;
+
+void gtp_text_append(gtp_text *t, const char *s, size_t n);
+void gtp_text_puts(gtp_text *t, const char *s);
+void gtp_text_printf(gtp_text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void gtp_text_clear(gtp_text *t);
+void gtp_text_free(gtp_text *t);
+
+/* The line being assembled from the input, already preprocessed. */
+typedef struct gtp_line {
+    char text[TG_GTP_MAX_LINE + 1];
+    size_t len;
+    bool overlong;       /* more than TG_GTP_MAX_LINE characters arrived */
+    bool has_nul;        /* a NUL byte arrived */
+    bool in_comment;     /* a '#' arrived: the rest of the line is ignored */
+    bool pending_space;  /* whitespace seen after some text, not yet stored */
+} gtp_line;
+
+#define GTP_MAX_ARGS 1024
+
+struct tg_gtp {
+    tg_game *game;
+    uint64_t seed;
+    tg_rng rng;
+    int playouts;
+    tg_gtp_read_fn read_file;
+    tg_gtp_write_fn write_file;
+    void *file_ctx;
+    tg_gtp_clock clock;
+    bool quit;
+    gtp_line line;
+    gtp_text body;      /* the answer's text, written by the handler */
+    gtp_text answer;    /* the whole answer, as sent */
+    char *argv[GTP_MAX_ARGS];
+};
+
+/* A command handler gets the arguments after the command name, writes its
+ * result into e->body and returns 0, or returns gtp_fail(e, message). */
+typedef int (*gtp_handler)(tg_gtp *e, int argc, char **argv);
+
+typedef struct gtp_command {
+    const char *name;
+    gtp_handler run;
+    int min_args, max_args;   /* anything else is a syntax error */
+} gtp_command;
+
+/* Look a command up by name (NULL when unknown). */
+const gtp_command *gtp_find_command(const char *name);
+
+/* Replace the answer body by an error message; returns -1. */
+int gtp_fail(tg_gtp *e, const char *message);
+
+/* ---- Arguments ---------------------------------------------------------- */
+
+/* Equal ignoring ASCII case. */
+bool gtp_same_word(const char *a, const char *b);
+/* "b", "black", "w", "white" in any case. */
+bool gtp_parse_color(const char *s, tg_color *out);
+/* A decimal integer in [min, max], the whole token. */
+bool gtp_parse_int(const char *s, long min, long max, long *out);
+/* A non-negative decimal number of seconds. */
+bool gtp_parse_seconds(const char *s, double *out);
+/* Colour argument, failing with "invalid color". */
+int gtp_arg_color(tg_gtp *e, const char *s, tg_color *out);
+/* Vertex argument on the current board, failing with "invalid coordinate". */
+int gtp_arg_vertex(tg_gtp *e, const char *s, tg_point *out);
+
+/* Write a point as a vertex ("D4", "pass") into the body. */
+void gtp_put_vertex(tg_gtp *e, tg_point p);
+
+/* ---- Game ----------------------------------------------------------------- */
+
+/* Replace the engine's game (the old one is freed). */
+void gtp_set_game(tg_gtp *e, tg_game *g);
+/* The game a move by `color` is tried on: the engine's own while it is in
+ * play, or a resumed copy once two passes have ended it (in GTP the
+ * controller is the referee, so play goes on).  NULL when that fails.
+ * Keep the copy with gtp_commit_game, or drop it with gtp_drop_game. */
+tg_game *gtp_game_in_play(tg_gtp *e, tg_color color);
+void gtp_commit_game(tg_gtp *e, tg_game *g);
+void gtp_drop_game(tg_gtp *e, tg_game *g);
+
+/* ---- Handlers --------------------------------------------------------- */
+
+int gtp_cmd_boardsize(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_clear_board(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_komi(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_kgs_rules(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_tengen_rules(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_fixed_handicap(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_place_free_handicap(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_set_free_handicap(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_time_settings(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_kgs_time_settings(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_time_left(tg_gtp *e, int argc, char **argv);
+
+int gtp_cmd_play(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_genmove(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_reg_genmove(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_genmove_cleanup(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_undo(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_is_legal(tg_gtp *e, int argc, char **argv);
+
+int gtp_cmd_showboard(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_list_stones(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_captures(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_final_score(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_final_status_list(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_loadsgf(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_printsgf(tg_gtp *e, int argc, char **argv);
+
+#endif

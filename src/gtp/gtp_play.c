@@ -1,0 +1,110 @@
+/*
+ * gtp_play.c — the commands that make or test moves: play (strict: an
+ * illegal move is refused and changes nothing), genmove and its variants
+ * reg_genmove (does not play) and kgs-genmove_cleanup (captures dead stones
+ * before passing), undo, and is_legal.
+ *
+ * The colour always comes from the command (GTP lets the controller decide
+ * who moves), and a game ended by two passes goes on when a move arrives:
+ * in GTP the controller is the referee.
+ */
+#include "gtp/gtp_internal.h"
+
+/* The arguments COLOR VERTEX of play and is_legal. */
+static int move_arguments(tg_gtp *e, char **argv, tg_color *color, tg_point *point)
+{
+    return gtp_arg_color(e, argv[0], color) || gtp_arg_vertex(e, argv[1], point) ? -1 : 0;
+}
+
+int gtp_cmd_play(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    tg_color color;
+    tg_point point;
+    if (move_arguments(e, argv, &color, &point))
+        return -1;
+    tg_game *g = gtp_game_in_play(e, color);
+    if (!g)
+        return gtp_fail(e, "illegal move");
+    tg_status st = tg_game_play(g, color, point, TG_PLAY_ANY_ORDER);
+    if (st != TG_OK) {
+        gtp_drop_game(e, g);
+        return gtp_fail(e, st == TG_ERR_NO_MEMORY ? "out of memory" : "illegal move");
+    }
+    gtp_commit_game(e, g);
+    return 0;
+}
+
+/* Ask the player for a move; play it when `play` is set. */
+static int generate_move(tg_gtp *e, const char *color_arg, bool cleanup, bool play)
+{
+    tg_color color;
+    if (gtp_arg_color(e, color_arg, &color))
+        return -1;
+    tg_game *g = gtp_game_in_play(e, color);
+    if (!g) {
+        /* the game cannot go on (a cycle ended it without result) */
+        gtp_text_puts(&e->body, "pass");
+        return 0;
+    }
+    tg_player_options options = {.playouts = e->playouts, .cleanup = cleanup};
+    tg_point move = tg_player_genmove(g, color, &options, &e->rng);
+    if (move == TG_RESIGN) {
+        gtp_drop_game(e, g);
+        gtp_text_puts(&e->body, "resign");
+        return 0;
+    }
+    if (play) {
+        tg_status st = tg_game_play(g, color, move, TG_PLAY_ANY_ORDER);
+        if (st != TG_OK) {
+            gtp_drop_game(e, g);
+            return gtp_fail(e, st == TG_ERR_NO_MEMORY ? "out of memory" : "generated an illegal move");
+        }
+        gtp_commit_game(e, g);
+    } else {
+        gtp_drop_game(e, g);
+    }
+    gtp_put_vertex(e, move);
+    return 0;
+}
+
+int gtp_cmd_genmove(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    return generate_move(e, argv[0], false, true);
+}
+
+int gtp_cmd_reg_genmove(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    return generate_move(e, argv[0], false, false);
+}
+
+int gtp_cmd_genmove_cleanup(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    return generate_move(e, argv[0], true, true);
+}
+
+int gtp_cmd_undo(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    if (tg_game_undo(e->game) != TG_OK)
+        return gtp_fail(e, "cannot undo");
+    return 0;
+}
+
+int gtp_cmd_is_legal(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    tg_color color;
+    tg_point point;
+    if (move_arguments(e, argv, &color, &point))
+        return -1;
+    tg_game *g = gtp_game_in_play(e, color);
+    bool legal = g && tg_game_check(g, color, point, TG_PLAY_ANY_ORDER) == TG_OK;
+    if (g)
+        gtp_drop_game(e, g);
+    gtp_text_puts(&e->body, legal ? "1" : "0");
+    return 0;
+}

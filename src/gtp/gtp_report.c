@@ -1,0 +1,271 @@
+/*
+ * gtp_report.c — the commands that describe the position or move it in
+ * and out of SGF: showboard, list_stones, captures, final_score,
+ * final_status_list, loadsgf and printsgf.
+ *
+ * final_score and final_status_list agree on the dead stones: both take
+ * them from the estimator seeded by the position itself, so asking twice,
+ * or asking both, gives one consistent answer.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtp/gtp_internal.h"
+#include "tengen/score.h"
+#include "tengen/sgf.h"
+
+/* Ownership playouts for the dead-stone estimate when none are configured. */
+#define GTP_SCORE_PLAYOUTS 256
+
+/* ---- showboard ---------------------------------------------------------- */
+
+static char column_letter(int x) { return (char)('A' + x + (x >= 8)); }
+
+static void put_column_letters(gtp_text *t, int size)
+{
+    gtp_text_puts(t, "  ");
+    for (int x = 0; x < size; x++)
+        gtp_text_printf(t, " %c", column_letter(x));
+}
+
+/* star[p] set on the star points: the fixed handicap points of the board. */
+static void mark_star_points(const tg_board *b, bool *star)
+{
+    tg_point points[9];
+    int n = 0;
+    for (int k = b->size >= 13 ? 9 : 5; k >= 2 && !n; k--)
+        n = tg_fixed_handicap_points(b, k, points);
+    for (int i = 0; i < n; i++)
+        star[points[i]] = true;
+}
+
+static char point_char(const tg_board *b, tg_point p, const bool *star)
+{
+    switch (tg_board_at(b, p)) {
+    case TG_BLACK: return 'X';
+    case TG_WHITE: return 'O';
+    default: return star[p] ? '+' : '.';
+    }
+}
+
+/* One row: the last move is framed by parentheses, "(X)". */
+static void put_row(gtp_text *t, const tg_board *b, int y, const bool *star)
+{
+    gtp_text_printf(t, "\n%2d", y + 1);
+    bool after_last = false;
+    for (int x = 0; x < b->size; x++) {
+        tg_point p = tg_point_at(b, x, y);
+        char separator = p == b->last_move ? '(' : after_last ? ')' : ' ';
+        gtp_text_printf(t, "%c%c", separator, point_char(b, p, star));
+        after_last = p == b->last_move;
+    }
+    gtp_text_printf(t, "%c%d", after_last ? ')' : ' ', y + 1);
+}
+
+static void put_game_state(tg_gtp *e)
+{
+    const tg_game *g = e->game;
+    const tg_board *b = tg_game_board(g);
+    char komi[16];
+    tg_komi_format(tg_game_rules(g)->komi2, komi, sizeof komi);
+    gtp_text_printf(&e->body, "\nBlack (X) has captured %d stones, White (O) %d stones",
+                    b->captures[TG_BLACK], b->captures[TG_WHITE]);
+    int moves = tg_game_move_count(g);
+    if (moves > 0) {
+        const tg_move *last = tg_game_move(g, moves - 1);
+        gtp_text_printf(&e->body, "\nMove %d was %s ", moves,
+                        last->color == TG_BLACK ? "Black" : "White");
+        gtp_put_vertex(e, last->point);
+    }
+    gtp_text_printf(&e->body, "\n%s, komi %s, rules %s",
+                    tg_game_over(g) ? "Game over" :
+                    tg_game_to_move(g) == TG_BLACK ? "Black to move" : "White to move",
+                    komi, tg_game_rules(g)->name);
+}
+
+int gtp_cmd_showboard(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    const tg_board *b = tg_game_board(e->game);
+    bool star[TG_MAX_POINTS] = {false};
+    mark_star_points(b, star);
+    gtp_text_puts(&e->body, "\n");
+    put_column_letters(&e->body, b->size);
+    for (int y = b->size - 1; y >= 0; y--)
+        put_row(&e->body, b, y, star);
+    gtp_text_puts(&e->body, "\n");
+    put_column_letters(&e->body, b->size);
+    put_game_state(e);
+    return 0;
+}
+
+/* ---- Stones and captures ------------------------------------------------ */
+
+int gtp_cmd_list_stones(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    tg_color color;
+    if (gtp_arg_color(e, argv[0], &color))
+        return -1;
+    const tg_board *b = tg_game_board(e->game);
+    bool first = true;
+    for (int y = b->size - 1; y >= 0; y--)
+        for (int x = 0; x < b->size; x++) {
+            tg_point p = tg_point_at(b, x, y);
+            if (tg_board_at(b, p) != color)
+                continue;
+            if (!first)
+                gtp_text_append(&e->body, " ", 1);
+            gtp_put_vertex(e, p);
+            first = false;
+        }
+    return 0;
+}
+
+int gtp_cmd_captures(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    tg_color color;
+    if (gtp_arg_color(e, argv[0], &color))
+        return -1;
+    gtp_text_printf(&e->body, "%d", tg_game_board(e->game)->captures[color]);
+    return 0;
+}
+
+/* ---- Scoring ------------------------------------------------------------ */
+
+/* The dead stones, dead[p] != 0: none when the rules keep every stone on
+ * the board (Tromp-Taylor), else the estimate for this position. */
+static void find_dead_stones(const tg_gtp *e, uint8_t *dead)
+{
+    const tg_game *g = e->game;
+    const tg_rules *rules = tg_game_rules(g);
+    memset(dead, 0, TG_MAX_POINTS);
+    if (!rules->dead_removed)
+        return;
+    tg_rng rng;
+    tg_rng_seed(&rng, e->seed ^ tg_game_hash(g));
+    int playouts = e->playouts > 0 ? e->playouts : GTP_SCORE_PLAYOUTS;
+    tg_estimate_dead(tg_game_board(g), tg_game_to_move(g), rules, playouts, &rng, dead);
+}
+
+int gtp_cmd_final_score(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    uint8_t dead[TG_MAX_POINTS];
+    find_dead_stones(e, dead);
+    tg_score score;
+    tg_score_game(e->game, dead, &score);
+    if (score.result.kind != TG_RESULT_SCORE)
+        return gtp_fail(e, "cannot score");
+    char result[32];
+    tg_result_to_sgf(&score.result, result, sizeof result);
+    gtp_text_puts(&e->body, result);
+    return 0;
+}
+
+static int ascending(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The stones of a chain in board order (top row first, left to right), as
+ * list_stones gives them, so the answers do not depend on chain internals. */
+static void put_chain(tg_gtp *e, const tg_point *stones, int n)
+{
+    const tg_board *b = tg_game_board(e->game);
+    int keys[TG_MAX_SIZE * TG_MAX_SIZE];
+    for (int i = 0; i < n; i++) {
+        int order = (b->size - 1 - tg_point_y(b, stones[i])) * TG_MAX_SIZE + tg_point_x(b, stones[i]);
+        keys[i] = order << 16 | stones[i];
+    }
+    qsort(keys, (size_t)n, sizeof keys[0], ascending);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            gtp_text_append(&e->body, " ", 1);
+        gtp_put_vertex(e, keys[i] & 0xffff);
+    }
+}
+
+/* One line per chain whose status is wanted. */
+static void put_chains(tg_gtp *e, const uint8_t *dead, bool want_dead)
+{
+    const tg_board *b = tg_game_board(e->game);
+    bool done[TG_MAX_POINTS] = {false};
+    tg_point stones[TG_MAX_SIZE * TG_MAX_SIZE];
+    bool first_line = true;
+    for (int y = b->size - 1; y >= 0; y--)
+        for (int x = 0; x < b->size; x++) {
+            tg_point p = tg_point_at(b, x, y);
+            if (tg_board_at(b, p) == TG_EMPTY || done[p])
+                continue;
+            int n = tg_chain_stones(b, p, stones);
+            for (int i = 0; i < n; i++)
+                done[stones[i]] = true;
+            if ((dead[p] != 0) != want_dead)
+                continue;
+            if (!first_line)
+                gtp_text_append(&e->body, "\n", 1);
+            put_chain(e, stones, n);
+            first_line = false;
+        }
+}
+
+int gtp_cmd_final_status_list(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    bool alive = gtp_same_word(argv[0], "alive"), dead_wanted = gtp_same_word(argv[0], "dead");
+    if (gtp_same_word(argv[0], "seki"))
+        return 0;   /* the score layer does not single out seki groups yet */
+    if (!alive && !dead_wanted)
+        return gtp_fail(e, "syntax error");
+    uint8_t dead[TG_MAX_POINTS];
+    find_dead_stones(e, dead);
+    put_chains(e, dead, dead_wanted);
+    return 0;
+}
+
+/* ---- SGF files ---------------------------------------------------------- */
+
+/* loadsgf FILE [move_number]: the position before move_number is played
+ * (the whole main line without it).  Any failure keeps the old game. */
+int gtp_cmd_loadsgf(tg_gtp *e, int argc, char **argv)
+{
+    long move_number = 0;
+    if (argc == 2 && !gtp_parse_int(argv[1], 1, INT_MAX, &move_number))
+        return gtp_fail(e, "syntax error");
+    char *data = NULL;
+    size_t len = 0;
+    if (!e->read_file || e->read_file(e->file_ctx, argv[0], &data, &len) != TG_OK)
+        return gtp_fail(e, "cannot load file");
+    tg_game *g = NULL;
+    tg_sgf_error err = {0};
+    tg_status st = tg_sgf_load_game(data, len, argc == 2 ? (int)move_number - 1 : -1, &g, NULL, &err);
+    free(data);
+    if (st != TG_OK || !g) {
+        tg_game_free(g);
+        gtp_text_clear(&e->body);
+        gtp_text_printf(&e->body, "cannot load file: line %d, column %d: %.160s", err.line,
+                        err.column, err.message);
+        return -1;
+    }
+    gtp_set_game(e, g);
+    return 0;
+}
+
+/* printsgf [FILE]: the game as SGF, in the answer or written to FILE. */
+int gtp_cmd_printsgf(tg_gtp *e, int argc, char **argv)
+{
+    char *sgf = tg_sgf_save_game(e->game, NULL);
+    if (!sgf)
+        return gtp_fail(e, "out of memory");
+    int status = 0;
+    if (argc == 0)
+        gtp_text_puts(&e->body, sgf);
+    else if (!e->write_file || e->write_file(e->file_ctx, argv[0], sgf, strlen(sgf)) != TG_OK)
+        status = gtp_fail(e, "cannot save file");
+    free(sgf);
+    return status;
+}

@@ -1,0 +1,141 @@
+/*
+ * count.c — counting a finished position under the rules: area (stones plus
+ * surrounded points, dame shared half and half), territory (surrounded points
+ * plus prisoners), and the seki / group tax.
+ *
+ * The count works on a copy of the stones from which the dead stones have
+ * been taken off (they become prisoners of the opponent and their points
+ * empty).  Then:
+ *   - an empty region (maximal connected set of empty points) bordered by one
+ *     colour only is that colour's territory; any other empty region is dame;
+ *   - under tax=seki and tax=all, territory counts only inside an
+ *     *independent-life region* of its owner (tax.c: roughly, a group with its
+ *     territory that shares no liberty with the opponent once the dame are
+ *     filled).  Surrounded points outside such regions (eyes of groups in
+ *     seki) are counted as dame: shared under area counting, worth nothing
+ *     under territory counting;
+ *   - under tax=all each independent-life region costs its owner 2 points.
+ *
+ * Totals are in half points.  Area: 2*(stones + territory) + dame, so each
+ * side gets half of every dame point (T16: B 15 + 2 and W 14 + 2 whole points,
+ * plus 1 each for the two shared points D5 and D2).  Territory: 2*(territory
+ * + prisoners); dame count nothing.  Handicap compensation is given to White
+ * under area counting only; territory counting already rewards White through
+ * Black's handicap moves not being paid back, so it gets none.
+ */
+#include <string.h>
+
+#include "tengen/score.h"
+#include "score/regions.h"
+#include "score/tax.h"
+
+/* The stones that count: the board with the dead stones taken off. */
+static void remove_dead(const tg_board *b, const tg_rules *r, const uint8_t *dead,
+                        uint8_t *col, tg_score *out)
+{
+    memcpy(col, b->color, (size_t)b->npoints);
+    if (!dead || !r->dead_removed)
+        return;
+    for (tg_point p = 0; p < b->npoints; p++) {
+        if (dead[p] && (col[p] == TG_BLACK || col[p] == TG_WHITE)) {
+            out->prisoners[tg_opponent((tg_color)col[p])]++;
+            col[p] = TG_EMPTY;
+        }
+    }
+}
+
+/* Colours (bit 1 << colour) of the stones next to each empty region. */
+static void region_borders(const tg_board *b, const uint8_t *col, const int16_t *region,
+                           uint8_t *borders)
+{
+    for (tg_point p = 0; p < b->npoints; p++) {
+        if (region[p] < 0)
+            continue;
+        tg_point nb[4];
+        score_neighbours(b, p, nb);
+        for (int i = 0; i < 4; i++)
+            if (col[nb[i]] == TG_BLACK || col[nb[i]] == TG_WHITE)
+                borders[region[p]] |= (uint8_t)(1u << col[nb[i]]);
+    }
+}
+
+/* Territory and dame of the stones col, with the tax of the rules. */
+static void count_empty_points(const tg_board *b, const tg_rules *r, const uint8_t *dead,
+                               const uint8_t *col, tg_score *out)
+{
+    uint8_t empty[TG_MAX_POINTS], borders[TG_MAX_POINTS];
+    uint8_t independent[3][TG_MAX_POINTS];
+    int16_t region[TG_MAX_POINTS];
+    for (tg_point p = 0; p < b->npoints; p++)
+        empty[p] = col[p] == TG_EMPTY;
+    int n = score_label_components(b, empty, region);
+    memset(borders, 0, (size_t)n);
+    region_borders(b, col, region, borders);
+    if (r->tax != TG_TAX_NONE) {
+        for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+            int regions = score_independent_regions(b, dead, c, independent[c]);
+            if (r->tax == TG_TAX_ALL)
+                out->groups_taxed[c] = regions;
+        }
+    }
+    for (tg_point p = 0; p < b->npoints; p++) {
+        if (region[p] < 0)
+            continue;
+        uint8_t mask = borders[region[p]];
+        tg_color owner = mask == (1u << TG_BLACK) ? TG_BLACK
+                         : mask == (1u << TG_WHITE) ? TG_WHITE : TG_EMPTY;
+        if (owner != TG_EMPTY && (r->tax == TG_TAX_NONE || independent[owner][p]))
+            out->territory[owner]++;
+        else
+            out->dame++;
+    }
+}
+
+static tg_result decide(int margin2)
+{
+    tg_result res = {TG_RESULT_SCORE, TG_EMPTY, 0};
+    if (margin2 > 0)
+        res.winner = TG_BLACK;
+    else if (margin2 < 0)
+        res.winner = TG_WHITE;
+    res.margin2 = margin2 < 0 ? -margin2 : margin2;
+    return res;
+}
+
+static void totals(const tg_rules *r, int handicap, tg_score *out)
+{
+    int side2[3] = {0, 0, 0};
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        if (r->scoring == TG_SCORING_AREA)
+            side2[c] = 2 * (out->stones[c] + out->territory[c]) + out->dame;
+        else
+            side2[c] = 2 * (out->territory[c] + out->prisoners[c]);
+        side2[c] -= 4 * out->groups_taxed[c];
+    }
+    out->black2 = side2[TG_BLACK];
+    out->white2 = side2[TG_WHITE];
+    out->komi2 = r->komi2;
+    out->handicap_points =
+        r->scoring == TG_SCORING_AREA ? tg_rules_handicap_points(r, handicap) : 0;
+    out->result = decide(out->black2 - out->white2 - out->komi2 - 2 * out->handicap_points);
+}
+
+void tg_score_board(const tg_board *b, const tg_rules *r, const uint8_t *dead, int handicap,
+                    tg_score *out)
+{
+    uint8_t col[TG_MAX_POINTS];
+    memset(out, 0, sizeof *out);
+    out->prisoners[TG_BLACK] = b->captures[TG_BLACK];
+    out->prisoners[TG_WHITE] = b->captures[TG_WHITE];
+    remove_dead(b, r, dead, col, out);
+    for (tg_point p = 0; p < b->npoints; p++)
+        if (col[p] == TG_BLACK || col[p] == TG_WHITE)
+            out->stones[col[p]]++;
+    count_empty_points(b, r, r->dead_removed ? dead : NULL, col, out);
+    totals(r, handicap, out);
+}
+
+void tg_score_game(const tg_game *g, const uint8_t *dead, tg_score *out)
+{
+    tg_score_board(tg_game_board(g), tg_game_rules(g), dead, tg_game_handicap(g), out);
+}

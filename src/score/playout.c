@@ -1,0 +1,84 @@
+/*
+ * playout.c — the playout policy of the ownership estimate.
+ *
+ * Uniformly random playouts (tg_board_playout) misjudge finished positions
+ * in two ways that matter for counting: a side with no other move left
+ * fills a shared liberty of a seki and gets captured, and a living group
+ * that has to play somewhere puts itself in atari.  So here a move is chosen
+ * uniformly among the legal moves that
+ *   - do not fill the mover's own eye (as tg_board_random_move), and
+ *   - do not put a chain of two or more stones in atari without capturing
+ *     (a lone stone may still be thrown in: that is how eyes are destroyed),
+ * and a player with no such move passes.
+ */
+#include "score/playout.h"
+#include "score/regions.h"
+
+bool score_is_self_atari(const tg_board *b, tg_point p, tg_color c, int *stones_out)
+{
+    tg_point nb[4], libs[2], chain_libs[3];
+    int nlibs = 0, stones = 1;
+    tg_color opp = tg_opponent(c);
+    score_neighbours(b, p, nb);
+    for (int i = 0; i < 4; i++) {
+        if (b->color[nb[i]] == TG_EMPTY && nlibs < 2)
+            libs[nlibs++] = nb[i];
+        else if (b->color[nb[i]] == opp && tg_chain_in_atari(tg_chain_at(b, nb[i])))
+            nlibs = 2;   /* a capture: the stones taken off give liberties */
+    }
+    for (int i = 0; i < 4 && nlibs < 2; i++) {
+        if (b->color[nb[i]] != c)
+            continue;
+        stones = 2;
+        int n = tg_chain_liberties(b, nb[i], chain_libs, 3);
+        for (int k = 0; k < n && k < 3 && nlibs < 2; k++) {
+            tg_point q = chain_libs[k];
+            if (q != p && (nlibs == 0 || libs[0] != q))
+                libs[nlibs++] = q;
+        }
+    }
+    if (stones_out)
+        *stones_out = stones;
+    return nlibs < 2;
+}
+
+static bool acceptable(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
+{
+    int stones;
+    return !tg_board_is_eye(b, p, c) && tg_board_check(b, p, c, suicide) == TG_OK &&
+           !(score_is_self_atari(b, p, c, &stones) && stones > 1);
+}
+
+/* A uniformly chosen acceptable move, or TG_PASS. */
+static tg_point random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
+{
+    int n = b->empty_count;
+    if (n == 0)
+        return TG_PASS;
+    int i = (int)tg_rng_below(rng, (uint32_t)n);
+    for (int k = 0; k < n; k++) {
+        tg_point p = b->empty[i];
+        if (acceptable(b, p, c, suicide))
+            return p;
+        if (++i == n)
+            i = 0;
+    }
+    return TG_PASS;
+}
+
+void score_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng)
+{
+    int max_moves = 3 * b->size * b->size + 20, passes = 0;
+    tg_color c = to_move;
+    for (int moves = 0; moves < max_moves && passes < 2; moves++) {
+        tg_point p = random_move(b, c, suicide, rng);
+        if (p == TG_PASS) {
+            tg_board_pass(b);
+            passes++;
+        } else {
+            tg_board_play(b, p, c);
+            passes = 0;
+        }
+        c = tg_opponent(c);
+    }
+}

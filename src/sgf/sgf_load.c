@@ -1,0 +1,313 @@
+/*
+ * sgf_load.c — an SGF game tree replayed into a tg_game.
+ *
+ * The root gives the board size (SZ), the rules (RU, through
+ * tg_rules_from_sgf, so a record is replayed under the rules it names and a
+ * New Zealand game with multi-stone suicide loads), the komi (KM, see
+ * tg_sgf_decode_komi), the handicap (HA with AB) and the game information.
+ * Then the main line is walked node by node: setup (AB AW AE, in file
+ * order), PL, then the moves, played with TG_PLAY_ANY_ORDER because records
+ * may hold two moves by one colour.
+ *
+ * Choices where files differ:
+ *   - no KM: the komi of the ruleset (RU, else Chinese 7.5);
+ *   - HA[n] with exactly n black AB stones (and no AW AE) in the root is a
+ *     handicap (tg_game_place_handicap); any other root stones are setup;
+ *   - a move after two passes resumes the game (C9: play went on because
+ *     the players disagreed about the dead stones);
+ *   - RE is kept in the information, not applied: the game stays open;
+ *   - with max_moves the replay stops at the first move beyond it, after
+ *     the setup of that move's node and of the nodes before it (the
+ *     position before that move, as GTP's loadsgf asks).
+ * Everything is built on a fresh game that is freed on any error, so a
+ * broken record never changes anything the caller holds.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sgf/sgf_internal.h"
+
+typedef struct loader {
+    tg_game *game;
+    tg_sgf_error *err;
+    int max_moves;       /* < 0: all */
+    int moves;           /* moves played so far */
+    bool stopped;        /* max_moves reached */
+    tg_point points[TG_MAX_POINTS];
+} loader;
+
+static tg_status bad_property(tg_sgf_error *err, const tg_sgf_property *prop, const char *why)
+{
+    sgf_error_at_property(err, prop, "%s[%.40s]: %s", prop->id, prop->values->text, why);
+    return TG_ERR_PARSE;
+}
+
+/* ---- the root: game type, size, rules --------------------------------- */
+
+static tg_status read_game_type(const tg_sgf_node *root, tg_sgf_error *err)
+{
+    const tg_sgf_property *gm = tg_sgf_property_find(root, "GM");
+    int game;
+    if (gm && (tg_sgf_decode_number(gm->values->text, &game) != TG_OK || game != 1))
+        return bad_property(err, gm, "not a game of Go (GM[1])");
+    return TG_OK;
+}
+
+static tg_status read_size(const tg_sgf_node *root, int *size, tg_sgf_error *err)
+{
+    const tg_sgf_property *sz = tg_sgf_property_find(root, "SZ");
+    *size = 19;
+    if (!sz)
+        return TG_OK;
+    tg_status st = tg_sgf_decode_size(sz->values->text, size);
+    if (st == TG_ERR_INVALID)
+        return bad_property(err, sz, "rectangular boards are not supported");
+    if (st != TG_OK)
+        return bad_property(err, sz, "the board size is not a number");
+    if (*size < TG_MIN_SIZE || *size > TG_MAX_SIZE)
+        return bad_property(err, sz, "board sizes 2 to 25 are supported");
+    return TG_OK;
+}
+
+static tg_status read_rules(const tg_sgf_node *root, tg_rules *rules, tg_sgf_error *err)
+{
+    const char *ru = tg_sgf_property_text(root, "RU");
+    if (!ru || tg_rules_from_sgf(rules, ru) != TG_OK)
+        tg_rules_default(rules);   /* unknown rules: the default, as documented in rules.h */
+    const tg_sgf_property *km = tg_sgf_property_find(root, "KM");
+    if (!km)
+        return TG_OK;
+    tg_status st = tg_sgf_decode_komi(km->values->text, &rules->komi2);
+    if (st == TG_ERR_INVALID)
+        return bad_property(err, km, "komi beyond 400 points");
+    if (st != TG_OK)
+        return bad_property(err, km, "komi is not a number");
+    return TG_OK;
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static tg_color setup_color(const char *id)
+{
+    if (!strcmp(id, "AB"))
+        return TG_BLACK;
+    if (!strcmp(id, "AW"))
+        return TG_WHITE;
+    if (!strcmp(id, "AE"))
+        return TG_EMPTY;
+    return TG_OFFBOARD;
+}
+
+static int read_points(loader *ld, const tg_sgf_property *prop)
+{
+    tg_status st;
+    int n = tg_sgf_decode_points(tg_game_board(ld->game), prop, ld->points, &st);
+    if (n < 0)
+        bad_property(ld->err, prop,
+                     st == TG_ERR_OFF_BOARD ? "a point is off the board" : "a value is not a point");
+    return n;
+}
+
+static tg_status apply_setup(loader *ld, const tg_sgf_node *node)
+{
+    for (const tg_sgf_property *prop = node->properties; prop; prop = prop->next) {
+        tg_color color = setup_color(prop->id);
+        if (color == TG_OFFBOARD)
+            continue;
+        int n = read_points(ld, prop);
+        if (n < 0)
+            return TG_ERR_PARSE;
+        for (int i = 0; i < n; i++) {
+            tg_status st = tg_game_setup(ld->game, ld->points[i], color);
+            if (st != TG_OK)
+                return bad_property(ld->err, prop, tg_status_text(st));
+        }
+    }
+    return TG_OK;
+}
+
+static tg_status apply_player(loader *ld, const tg_sgf_node *node)
+{
+    const tg_sgf_property *pl = tg_sgf_property_find(node, "PL");
+    if (!pl)
+        return TG_OK;
+    char c = pl->values->text[0];
+    if ((c != 'B' && c != 'b' && c != 'W' && c != 'w') || pl->values->text[1] != '\0')
+        return bad_property(ld->err, pl, "the player is neither B nor W");
+    tg_game_set_to_move(ld->game, (c == 'B' || c == 'b') ? TG_BLACK : TG_WHITE);
+    return TG_OK;
+}
+
+/* HA[n] with exactly n black stones and nothing else set up in the root:
+ * the handicap of tg_game_place_handicap.  True when placed that way. */
+static bool place_handicap(loader *ld, const tg_sgf_node *root)
+{
+    const char *ha = tg_sgf_property_text(root, "HA");
+    int handicap, setups = 0;
+    const tg_sgf_property *ab = NULL;
+    if (!ha || tg_sgf_decode_number(ha, &handicap) != TG_OK || handicap < 2)
+        return false;
+    for (const tg_sgf_property *prop = root->properties; prop; prop = prop->next)
+        if (setup_color(prop->id) != TG_OFFBOARD) {
+            setups++;
+            ab = prop;
+        }
+    if (setups != 1 || setup_color(ab->id) != TG_BLACK)
+        return false;
+    tg_status st;
+    int n = tg_sgf_decode_points(tg_game_board(ld->game), ab, ld->points, &st);
+    return n == handicap && tg_game_place_handicap(ld->game, ld->points, n) == TG_OK;
+}
+
+/* ---- moves ------------------------------------------------------------ */
+
+static tg_status play_move(loader *ld, const tg_sgf_property *prop, tg_color color, tg_point point)
+{
+    tg_status st = tg_game_play(ld->game, color, point, TG_PLAY_ANY_ORDER);
+    if (st == TG_ERR_GAME_OVER && tg_game_result(ld->game)->kind == TG_RESULT_NONE &&
+        tg_game_resume(ld->game, color) == TG_OK)
+        st = tg_game_play(ld->game, color, point, TG_PLAY_ANY_ORDER);
+    if (st != TG_OK) {
+        sgf_error_at_property(ld->err, prop, "move %d %s[%.8s] is illegal under the %s rules: %s",
+                              ld->moves + 1, prop->id, prop->values->text,
+                              tg_game_rules(ld->game)->name, tg_status_text(st));
+        return TG_ERR_PARSE;
+    }
+    ld->moves++;
+    return TG_OK;
+}
+
+static tg_status apply_moves(loader *ld, const tg_sgf_node *node)
+{
+    for (const tg_sgf_property *prop = node->properties; prop; prop = prop->next) {
+        bool black = !strcmp(prop->id, "B"), white = !strcmp(prop->id, "W");
+        if (!black && !white)
+            continue;
+        for (const tg_sgf_value *value = prop->values; value; value = value->next) {
+            if (ld->max_moves >= 0 && ld->moves >= ld->max_moves) {
+                ld->stopped = true;
+                return TG_OK;
+            }
+            tg_point point;
+            tg_status st = tg_sgf_decode_move(tg_game_board(ld->game), value->text, &point);
+            if (st != TG_OK)
+                return bad_property(ld->err, prop,
+                                    st == TG_ERR_OFF_BOARD ? "the move is off the board"
+                                                           : "the move is not a point");
+            st = play_move(ld, prop, black ? TG_BLACK : TG_WHITE, point);
+            if (st != TG_OK)
+                return st;
+        }
+    }
+    return TG_OK;
+}
+
+static tg_status replay_main_line(loader *ld, const tg_sgf_node *root)
+{
+    tg_status st = TG_OK;
+    if (!place_handicap(ld, root))
+        st = apply_setup(ld, root);
+    if (st == TG_OK)
+        st = apply_player(ld, root);
+    if (st == TG_OK)
+        st = apply_moves(ld, root);
+    for (const tg_sgf_node *node = root->child; node && st == TG_OK && !ld->stopped;
+         node = node->child) {
+        st = apply_setup(ld, node);
+        if (st == TG_OK)
+            st = apply_player(ld, node);
+        if (st == TG_OK)
+            st = apply_moves(ld, node);
+    }
+    return st;
+}
+
+/* ---- game information ------------------------------------------------- */
+
+static void copy_text(const tg_sgf_node *root, const char *id, char *dst, size_t capacity)
+{
+    const tg_sgf_property *prop = tg_sgf_property_find(root, id);
+    if (prop)
+        sgf_copy_simple_text(dst, capacity, prop->values);
+    else
+        dst[0] = '\0';
+}
+
+static void read_info(const tg_sgf_node *root, tg_sgf_info *info)
+{
+    copy_text(root, "PB", info->black, sizeof info->black);
+    copy_text(root, "PW", info->white, sizeof info->white);
+    copy_text(root, "BR", info->black_rank, sizeof info->black_rank);
+    copy_text(root, "WR", info->white_rank, sizeof info->white_rank);
+    copy_text(root, "DT", info->date, sizeof info->date);
+    copy_text(root, "EV", info->event, sizeof info->event);
+    copy_text(root, "RO", info->round, sizeof info->round);
+    copy_text(root, "RE", info->result, sizeof info->result);
+    copy_text(root, "RU", info->rules, sizeof info->rules);
+    copy_text(root, "OT", info->overtime, sizeof info->overtime);
+    const char *tm = tg_sgf_property_text(root, "TM");
+    if (!tm || tg_sgf_decode_real(tm, &info->main_time) != TG_OK || info->main_time < 0)
+        info->main_time = -1;
+}
+
+/* ---- entry points ----------------------------------------------------- */
+
+static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_error *err)
+{
+    int size;
+    tg_rules rules;
+    tg_status st = read_game_type(root, err);
+    if (st == TG_OK)
+        st = read_size(root, &size, err);
+    if (st == TG_OK)
+        st = read_rules(root, &rules, err);
+    if (st != TG_OK)
+        return st;
+    *out = tg_game_new(size, &rules);
+    if (!*out) {
+        sgf_error_set(err, root->line, root->column, "out of memory");
+        return TG_ERR_NO_MEMORY;
+    }
+    return TG_OK;
+}
+
+tg_status tg_sgf_game_from_tree(const tg_sgf_node *root, int max_moves, tg_game **out,
+                                tg_sgf_info *info, tg_sgf_error *err)
+{
+    *out = NULL;
+    if (!root) {
+        sgf_error_set(err, 1, 1, "no game in the collection");
+        return TG_ERR_PARSE;
+    }
+    loader *ld = calloc(1, sizeof *ld);
+    if (!ld) {
+        sgf_error_set(err, root->line, root->column, "out of memory");
+        return TG_ERR_NO_MEMORY;
+    }
+    *ld = (loader){.err = err, .max_moves = max_moves};
+    tg_status st = new_game(root, &ld->game, err);
+    if (st == TG_OK)
+        st = replay_main_line(ld, root);
+    if (st == TG_OK) {
+        if (info)
+            read_info(root, info);
+        *out = ld->game;
+    } else {
+        tg_game_free(ld->game);
+    }
+    free(ld);
+    return st;
+}
+
+tg_status tg_sgf_load_game(const char *data, size_t len, int max_moves, tg_game **out,
+                           tg_sgf_info *info, tg_sgf_error *err)
+{
+    tg_sgf_tree *tree;
+    *out = NULL;
+    tg_status st = tg_sgf_parse(data, len, &tree, err);
+    if (st != TG_OK)
+        return st;
+    st = tg_sgf_game_from_tree(tg_sgf_tree_games(tree), max_moves, out, info, err);
+    tg_sgf_tree_free(tree);
+    return st;
+}
