@@ -6,7 +6,8 @@
  * In order of preference it
  *   1. captures the largest enemy chain in atari,
  *   2. saves its largest chain in atari by extending to two liberties,
- *   3. plays a random move on a point whose owner is still unsettled,
+ *   3. plays the best of the points whose owner is still unsettled, by a
+ *      flat Monte-Carlo evaluation with all-moves-as-first statistics,
  * and never fills its own eye, never plays a self-atari of more than one
  * stone, and passes when nothing of that is left.  In cleanup mode
  * (kgs-genmove_cleanup) it first takes every dead enemy stone.
@@ -100,12 +101,107 @@ static tg_point cleanup_move(const tg_game *g, tg_color color, const uint8_t *de
     return n ? libs[tg_rng_below(rng, (uint32_t)n)] : TG_PASS;
 }
 
+/* The opponent has just passed and counting now (dead stones estimated)
+ * wins for `color`: passing ends the game in our favour. */
+static bool opponent_passed_and_we_win(const tg_game *g, tg_color color, int playouts, tg_rng *rng)
+{
+    int n = tg_game_move_count(g);
+    const tg_move *last = n ? tg_game_move(g, n - 1) : NULL;
+    if (!last || last->point != TG_PASS || last->color == color)
+        return false;
+    uint8_t dead[TG_MAX_POINTS];
+    tg_score score;
+    tg_estimate_dead(tg_game_board(g), color, tg_game_rules(g), playouts * 4, rng, dead);
+    tg_score_game(g, dead, &score);
+    return score.result.winner == color;
+}
+
+/* Area count of a position played to its end, Black minus White, in
+ * half points with komi and compensation: every stone counts, and an empty
+ * point counts for the colour that alone touches it. */
+static int final_margin2(const tg_board *b, int komi2)
+{
+    int margin = 0;
+    for (int i = 0; i < b->size * b->size; i++) {
+        tg_point p = tg_point_at(b, i % b->size, i / b->size);
+        tg_color c = (tg_color)b->color[p];
+        if (c == TG_EMPTY) {
+            int black = tg_nbr_count(b, p, TG_BLACK), white = tg_nbr_count(b, p, TG_WHITE);
+            c = black && !white ? TG_BLACK : white && !black ? TG_WHITE : TG_EMPTY;
+        }
+        margin += c == TG_BLACK ? 2 : c == TG_WHITE ? -2 : 0;
+    }
+    return margin - komi2;
+}
+
+/* Flat Monte-Carlo with all-moves-as-first statistics: each playout starts
+ * with a random candidate; every candidate point `color` occupied first in
+ * a playout shares its win or loss.  Returns the best candidate. */
+static tg_point flat_monte_carlo(const tg_game *g, tg_color color, candidate *cands, int n, tg_rng *rng)
+{
+    const tg_board *b = tg_game_board(g);
+    const tg_rules *r = tg_game_rules(g);
+    tg_suicide_rule suicide = r->suicide ? TG_SUICIDE_MULTI_STONE : TG_SUICIDE_FORBIDDEN;
+    int komi2 = r->komi2 + 2 * tg_rules_handicap_points(r, tg_game_handicap(g));
+    int playouts = 20 * n < 400 ? 400 : 20 * n > 6000 ? 6000 : 20 * n;
+    int max_moves = 3 * b->size * b->size;
+    int *wins = calloc((size_t)n, sizeof(int)), *visits = calloc((size_t)n, sizeof(int));
+    uint8_t *first = malloc(TG_MAX_POINTS);
+    tg_point best = cands[0].point;
+    if (!wins || !visits || !first)
+        goto done;
+    for (int k = 0; k < playouts; k++) {
+        tg_board work;
+        tg_board_copy(&work, b);
+        memset(first, 0, (size_t)b->npoints);
+        tg_color c = color;
+        tg_point p = cands[tg_rng_below(rng, (uint32_t)n)].point;
+        for (int moves = 0, passes = 0; moves < max_moves && passes < 2; moves++) {
+            if (moves > 0)
+                p = tg_board_random_move(&work, c, suicide, rng);
+            if (p == TG_PASS) {
+                tg_board_pass(&work);
+                passes++;
+            } else {
+                if (!first[p])
+                    first[p] = (uint8_t)c;
+                tg_board_play(&work, p, c);
+                passes = 0;
+            }
+            c = tg_opponent(c);
+        }
+        int margin2 = final_margin2(&work, komi2);
+        bool won = color == TG_BLACK ? margin2 > 0 : margin2 < 0;
+        for (int i = 0; i < n; i++)
+            if (first[cands[i].point] == color) {
+                visits[i]++;
+                wins[i] += won;
+            }
+    }
+    double best_value = -1;
+    for (int i = 0; i < n; i++) {
+        double value = (wins[i] + 1.0) / (visits[i] + 2.0);
+        if (value > best_value) {
+            best_value = value;
+            best = cands[i].point;
+        }
+    }
+done:
+    free(wins);
+    free(visits);
+    free(first);
+    return best;
+}
+
 tg_point tg_player_genmove(const tg_game *g, tg_color color, const tg_player_options *opt, tg_rng *rng)
 {
     if (tg_game_over(g))
         return TG_PASS;
     const tg_board *b = tg_game_board(g);
     int playouts = opt && opt->playouts > 0 ? opt->playouts : DEFAULT_PLAYOUTS;
+
+    if (!(opt && opt->cleanup) && opponent_passed_and_we_win(g, color, playouts, rng))
+        return TG_PASS;
 
     tg_point tactic = tactical_move(g, color);
     if (tactic != TG_PASS)
@@ -122,34 +218,21 @@ tg_point tg_player_genmove(const tg_game *g, tg_color color, const tg_player_opt
             return p;
     }
 
-    /* Unsettled points, weighted toward the most uncertain. */
+    /* Unsettled points: the candidates of a flat Monte-Carlo choice. */
     candidate *cands = malloc(sizeof(candidate) * (size_t)b->empty_count);
     if (!cands)
         return TG_PASS;
-    int n = 0, total = 0;
+    int n = 0;
     for (int i = 0; i < b->empty_count; i++) {
         tg_point p = b->empty[i];
-        float own = ownership[p];
-        if (fabsf(own) >= SETTLED || tg_board_is_eye(b, p, color) || !legal(g, color, p) ||
+        if (fabsf(ownership[p]) >= SETTLED || tg_board_is_eye(b, p, color) || !legal(g, color, p) ||
             is_bad_self_atari(b, p, color))
             continue;
-        int weight = 1 + (int)(10.0f * (1.0f - fabsf(own)));
         cands[n].point = p;
-        cands[n].weight = weight;
-        total += weight;
+        cands[n].weight = 0;
         n++;
     }
-    tg_point move = TG_PASS;
-    if (n) {
-        int r = (int)tg_rng_below(rng, (uint32_t)total);
-        for (int i = 0; i < n; i++) {
-            r -= cands[i].weight;
-            if (r < 0) {
-                move = cands[i].point;
-                break;
-            }
-        }
-    }
+    tg_point move = n ? flat_monte_carlo(g, color, cands, n, rng) : TG_PASS;
     free(cands);
     return move;
 }
