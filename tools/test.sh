@@ -37,10 +37,17 @@ for fuzzer in build-fuzz/fuzz/fuzz_*; do
   name=$(basename "$fuzzer")
   corpus="build-fuzz/corpus-$name"
   mkdir -p "$corpus"
-  seeds="fuzz/corpus/${name#fuzz_}"
-  [ -d "$seeds" ] || seeds=""
-  "$fuzzer" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    "$corpus" $seeds 2>&1 | tail -n 12
+  args=("$corpus")
+  [ -d "fuzz/corpus/${name#fuzz_}" ] && args+=("fuzz/corpus/${name#fuzz_}")
+  [ -f "fuzz/${name#fuzz_}.dict" ] && args=(-dict="fuzz/${name#fuzz_}.dict" "${args[@]}")
+  log="build-fuzz/$name.log"
+  if ! "$fuzzer" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 "${args[@]}" >"$log" 2>&1; then
+    tail -n 60 "$log"
+    echo "$name found a failure"
+    exit 1
+  fi
+  tail -n 12 "$log"
 done
 
 echo

@@ -178,7 +178,9 @@ tg_game *tg_game_clone(const tg_game *g)
         ok = c->log.entries && c->log.captured;
         if (ok) {
             memcpy(c->log.entries, g->log.entries, (size_t)g->log.count * sizeof *g->log.entries);
-            memcpy(c->log.captured, g->log.captured, (size_t)g->log.captured_count * sizeof *g->log.captured);
+            if (g->log.captured_count)
+                memcpy(c->log.captured, g->log.captured,
+                       (size_t)g->log.captured_count * sizeof *g->log.captured);
             c->log.count = g->log.count;
             c->log.capacity = g->log.capacity;
             c->log.captured_count = g->log.captured_count;
@@ -189,8 +191,11 @@ tg_game *tg_game_clone(const tg_game *g)
         tg_game_free(c);
         return NULL;
     }
-    memcpy(c->plies, g->plies, (size_t)g->nplies * sizeof(ply));
-    memcpy(c->setups, g->setups, (size_t)g->nsetups * sizeof(tg_setup));
+    /* memcpy from a NULL array is undefined even for zero bytes */
+    if (g->nplies)
+        memcpy(c->plies, g->plies, (size_t)g->nplies * sizeof(ply));
+    if (g->nsetups)
+        memcpy(c->setups, g->setups, (size_t)g->nsetups * sizeof(tg_setup));
     memcpy(c->situations, g->situations, (size_t)g->nsituations * sizeof(situation));
     memcpy(c->snapshots, g->snapshots, (size_t)g->nsituations * area_of(g));
     return c;

@@ -1,0 +1,120 @@
+/*
+ * dead.c — the dead stones of a finished position, from Benson's
+ * unconditional life and the Monte-Carlo ownership estimate.
+ *
+ * Stones are judged by *groups*: chains of one colour that share a liberty
+ * (a one-point jump, a diagonal, a bamboo joint ...) live or die together,
+ * as players see them.  A group is dead when the mean ownership over its
+ * stones and their liberties leans toward the opponent (DEAD_THRESHOLD).
+ * Counting the liberties matters: a living group owns the points around it
+ * as surely as its stones, while a dead one is at best contested there, and
+ * random playouts leave hopeless stones in open areas only slightly on the
+ * opponent's side.
+ *
+ * Benson overrides the estimate both ways: a group with an unconditionally
+ * alive chain is never dead, and stones inside the opponent's unconditional
+ * territory always are.
+ */
+#include <string.h>
+
+#include "tengen/score.h"
+#include "score/regions.h"
+
+/* How far toward the opponent the mean ownership of a group (stones and
+ * liberties, seen from its owner) must lean for the group to be dead. */
+#define DEAD_THRESHOLD 0.0f
+
+static uint16_t find_root(uint16_t *parent, uint16_t x)
+{
+    while (parent[x] != x)
+        x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* group[p] = a representative point of the group of the stone on p. */
+static void find_groups(const tg_board *b, uint16_t *group)
+{
+    for (tg_point p = 0; p < b->npoints; p++)
+        group[p] = (uint16_t)p;
+    for (tg_point p = 0; p < b->npoints; p++) {
+        if (b->color[p] == TG_BLACK || b->color[p] == TG_WHITE) {
+            group[p] = find_root(group, b->chain_of[p]);
+            continue;
+        }
+        if (b->color[p] != TG_EMPTY)
+            continue;
+        tg_point nb[4];
+        score_neighbours(b, p, nb);
+        for (int i = 0; i < 4; i++)
+            for (int k = i + 1; k < 4; k++)
+                if (b->color[nb[i]] == b->color[nb[k]] &&
+                    (b->color[nb[i]] == TG_BLACK || b->color[nb[i]] == TG_WHITE)) {
+                    uint16_t a = find_root(group, b->chain_of[nb[i]]);
+                    uint16_t c = find_root(group, b->chain_of[nb[k]]);
+                    group[a > c ? a : c] = a > c ? c : a;
+                }
+    }
+    for (tg_point p = 0; p < b->npoints; p++)
+        if (b->color[p] == TG_BLACK || b->color[p] == TG_WHITE)
+            group[p] = find_root(group, b->chain_of[p]);
+}
+
+typedef struct group_stats {
+    float sum;        /* ownership over stones and liberties, from Black's side */
+    int points;
+    bool benson_alive;
+    bool in_opponent_territory;
+} group_stats;
+
+static void gather(const tg_board *b, const uint16_t *group, const uint8_t *safe,
+                   const float *ownership, group_stats *stats)
+{
+    uint16_t counted_for[TG_MAX_POINTS][2];   /* liberties counted once per group */
+    memset(stats, 0, sizeof(group_stats) * (size_t)b->npoints);
+    memset(counted_for, 0xff, sizeof counted_for);
+    for (tg_point p = 0; p < b->npoints; p++) {
+        tg_color c = tg_board_at(b, p);
+        if (c != TG_BLACK && c != TG_WHITE)
+            continue;
+        group_stats *g = &stats[group[p]];
+        g->sum += ownership[p];
+        g->points++;
+        g->benson_alive |= safe[p] == c;
+        g->in_opponent_territory |= safe[p] == tg_opponent(c);
+        tg_point nb[4];
+        score_neighbours(b, p, nb);
+        for (int i = 0; i < 4; i++) {
+            uint16_t *seen = counted_for[nb[i]];
+            if (b->color[nb[i]] != TG_EMPTY || seen[0] == group[p] || seen[1] == group[p])
+                continue;
+            seen[seen[0] == 0xffff ? 0 : 1] = group[p];
+            g->sum += ownership[nb[i]];
+            g->points++;
+        }
+    }
+}
+
+void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
+                      tg_rng *rng, uint8_t *dead)
+{
+    uint8_t safe[TG_MAX_POINTS];
+    float ownership[TG_MAX_POINTS];
+    uint16_t group[TG_MAX_POINTS];
+    group_stats stats[TG_MAX_POINTS];
+    memset(dead, 0, TG_MAX_POINTS);
+    if (!r->dead_removed)
+        return;
+    tg_benson(b, safe);
+    tg_ownership(b, to_move, r, playouts, rng, ownership);
+    find_groups(b, group);
+    gather(b, group, safe, ownership, stats);
+    for (tg_point p = 0; p < b->npoints; p++) {
+        tg_color c = tg_board_at(b, p);
+        if (c != TG_BLACK && c != TG_WHITE)
+            continue;
+        const group_stats *g = &stats[group[p]];
+        float own = (c == TG_BLACK ? g->sum : -g->sum) / (float)g->points;
+        if (!g->benson_alive && (g->in_opponent_territory || own < -DEAD_THRESHOLD))
+            dead[p] = 1;
+    }
+}
