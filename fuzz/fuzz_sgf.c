@@ -55,6 +55,41 @@ static void check_save(const tg_game *g, const tg_sgf_info *info)
     free(text);
 }
 
+/* Every node of the collection through the value decoders, walking the
+ * tree without recursion as a user of the tree API would. */
+static void decode_everything(const tg_sgf_tree *tree)
+{
+    static tg_board board;
+    static tg_point points[TG_MAX_POINTS];
+    if (!board.size)
+        tg_board_init(&board, 19);
+    const tg_sgf_node *node = tg_sgf_tree_games(tree);
+    while (node) {
+        double time;
+        int moves, number;
+        tg_status st;
+        tg_point p;
+        tg_sgf_node_clock(node, TG_BLACK, &time, &moves);
+        tg_sgf_node_clock(node, TG_WHITE, &time, &moves);
+        for (const tg_sgf_property *prop = node->properties; prop; prop = prop->next) {
+            require(prop->values && prop->id[0]);
+            int n = tg_sgf_decode_points(&board, prop, points, &st);
+            require(n >= -1 && n <= 19 * 19);
+            tg_sgf_decode_move(&board, prop->values->text, &p);
+            tg_sgf_decode_komi(prop->values->text, &number);
+            tg_sgf_decode_size(prop->values->text, &number);
+        }
+        if (node->child) {
+            node = node->child;
+            continue;
+        }
+        while (node && !node->sibling)
+            node = node->parent;
+        if (node)
+            node = node->sibling;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
@@ -65,6 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     check_round_trip(tree);
+    decode_everything(tree);
     int games = 0;
     for (const tg_sgf_node *root = tg_sgf_tree_games(tree); root && games < 4;
          root = root->sibling, games++) {

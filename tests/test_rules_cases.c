@@ -55,6 +55,8 @@ GOLDEN(C9_resume_after_dispute)
 GOLDEN(C10_T16_seki_area_and_territory)
 GOLDEN(C10_T17_eye_in_seki)
 GOLDEN(C10_group_tax)
+GOLDEN(C10_T18_dead_stone_in_territory)
+GOLDEN(C10_T19_filling_own_territory)
 GOLDEN(C12_fixed_handicap)
 GOLDEN(T1_edge_ko)
 GOLDEN(T2_ko_after_threat)
@@ -217,6 +219,48 @@ static void test_C11_results_other_than_counting(void **state)
     assert_string_equal(buf, "Void");
 }
 
+/* SGF RE syntax, both ways (C8: every way a game ends has its result). */
+static void test_C8_result_sgf_syntax(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        tg_result_kind kind;
+        tg_color winner;
+        int margin2;
+    } cases[] = {
+        {"B+3.5", TG_RESULT_SCORE, TG_BLACK, 7},       {"W+0.5", TG_RESULT_SCORE, TG_WHITE, 1},
+        {"W+12", TG_RESULT_SCORE, TG_WHITE, 24},       {"B+R", TG_RESULT_RESIGN, TG_BLACK, 0},
+        {"W+T", TG_RESULT_TIME, TG_WHITE, 0},          {"B+F", TG_RESULT_FORFEIT, TG_BLACK, 0},
+        {"0", TG_RESULT_SCORE, TG_EMPTY, 0},           {"Void", TG_RESULT_NO_RESULT, TG_EMPTY, 0},
+        {"?", TG_RESULT_NONE, TG_EMPTY, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tg_result r;
+        if (tg_result_from_sgf(cases[i].text, &r) != TG_OK)
+            fail_msg("RE[%s] refused", cases[i].text);
+        assert_int_equal(r.kind, cases[i].kind);
+        if (r.kind != TG_RESULT_NONE)
+            assert_int_equal(r.winner, cases[i].winner);
+        if (r.kind == TG_RESULT_SCORE)
+            assert_int_equal(r.margin2, cases[i].margin2);
+        char back[32];
+        tg_result_to_sgf(&r, back, sizeof back);
+        assert_string_equal(back, cases[i].text);
+    }
+    tg_result r;
+    assert_int_equal(tg_result_from_sgf("W+Resign", &r), TG_OK);
+    assert_int_equal(r.kind, TG_RESULT_RESIGN);
+    assert_int_equal(r.winner, TG_WHITE);
+    assert_int_equal(tg_result_from_sgf("Draw", &r), TG_OK);
+    assert_int_equal(r.kind, TG_RESULT_SCORE);
+    assert_int_equal(r.winner, TG_EMPTY);
+    assert_int_equal(tg_result_from_sgf("B+Time", &r), TG_OK);
+    assert_int_equal(r.kind, TG_RESULT_TIME);
+    assert_int_not_equal(tg_result_from_sgf("X+3", &r), TG_OK);
+    assert_int_not_equal(tg_result_from_sgf("B+3.25", &r), TG_OK);
+}
+
 /* ---- C12 / T21: handicap compensation ------------------------------------ */
 
 /* Black owns columns A-J, White L-T, column K is dame: equal counts. */
@@ -287,6 +331,29 @@ static void test_C12_handicap_in_a_game(void **state)
     tg_game_free(g);
 }
 
+/* Free handicap stones after a setup that only cleared a point: the game
+ * must hold all of them (this once wrote past the end of an array). */
+static void test_C12_free_handicap_after_cleared_setup(void **state)
+{
+    (void)state;
+    tg_rules r = rules_of("chinese");
+    tg_game *g = tg_game_new(19, &r);
+    const tg_board *b = tg_game_board(g);
+    assert_int_equal(tg_game_setup(g, tg_point_at(b, 0, 0), TG_EMPTY), TG_OK);
+    tg_point stones[64];
+    for (int i = 0; i < 64; i++)
+        stones[i] = tg_point_at(b, i % 19, 2 + i / 19);
+    assert_int_equal(tg_game_place_handicap(g, stones, 64), TG_OK);
+    assert_int_equal(tg_board_stone_count(tg_game_board(g), TG_BLACK), 64);
+    assert_int_equal(tg_game_handicap(g), 64);
+    assert_int_equal(tg_game_to_move(g), TG_WHITE);
+    tg_game *copy = tg_game_clone(g);
+    assert_non_null(copy);
+    assert_int_equal(tg_board_stone_count(tg_game_board(copy), TG_BLACK), 64);
+    tg_game_free(copy);
+    tg_game_free(g);
+}
+
 /* ---- C4: chains and liberties ------------------------------------------- */
 
 static void test_C4_chains_and_liberties(void **state)
@@ -341,6 +408,17 @@ static void test_T9_off_board_and_bad_colour(void **state)
     assert_int_equal(tg_vertex_parse(b, "F1", &p), TG_ERR_OFF_BOARD);
     assert_int_equal(tg_vertex_parse(b, "A6", &p), TG_ERR_OFF_BOARD);
     assert_int_equal(tg_vertex_parse(b, "I1", &p), TG_ERR_PARSE);
+    /* GTP play names the colour: out of turn with TG_PLAY_ANY_ORDER, and the
+     * other colour moves next */
+    assert_int_equal(tg_game_play(g, TG_BLACK, tg_point_at(b, 2, 2), 0), TG_OK);
+    assert_int_equal(tg_game_play(g, TG_BLACK, tg_point_at(b, 3, 2), 0), TG_ERR_WRONG_PLAYER);
+    assert_int_equal(tg_game_play(g, TG_BLACK, tg_point_at(b, 3, 2), TG_PLAY_ANY_ORDER), TG_OK);
+    assert_int_equal(tg_game_to_move(g), TG_WHITE);
+    assert_int_equal(tg_board_stone_count(b, TG_BLACK), 2);
+    assert_int_equal(tg_game_play(g, TG_BLACK, tg_point_at(b, 2, 2), TG_PLAY_ANY_ORDER), TG_ERR_OCCUPIED);
+    assert_int_equal(tg_game_undo(g), TG_OK);
+    assert_int_equal(tg_game_to_move(g), TG_WHITE);
+    assert_int_equal(tg_board_stone_count(b, TG_BLACK), 1);
     tg_game_free(g);
 }
 
@@ -496,11 +574,14 @@ int main(void)
         cmocka_unit_test(test_C8_endings),
         cmocka_unit_test(test_C8_T14_two_passes_end),
         cmocka_unit_test(test_C8_T31_move_after_end),
+        cmocka_unit_test(test_C8_result_sgf_syntax),
         cmocka_unit_test(test_C9_resume_after_dispute),
         cmocka_unit_test(test_C9_no_resume_after_result),
         cmocka_unit_test(test_C10_T16_seki_area_and_territory),
         cmocka_unit_test(test_C10_T17_eye_in_seki),
         cmocka_unit_test(test_C10_group_tax),
+        cmocka_unit_test(test_C10_T18_dead_stone_in_territory),
+        cmocka_unit_test(test_C10_T19_filling_own_territory),
         cmocka_unit_test(test_C11_quarter_stone_results),
         cmocka_unit_test(test_C11_no_komi_threshold_and_draw),
         cmocka_unit_test(test_C11_results_other_than_counting),
@@ -517,6 +598,8 @@ int main(void)
         cmocka_unit_test(test_T26_recapture_after_pass_and_move),
         cmocka_unit_test(test_T29_board_sizes),
         cmocka_unit_test(test_T30_hash_collision_is_not_superko),
+        /* last: it corrupted the heap once, and would take the others down */
+        cmocka_unit_test(test_C12_free_handicap_after_cleared_setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,6 +251,9 @@ static void test_parse_errors(void **state)
                      err.column, err.message);
         assert_null(tree);
     }
+    tg_sgf_tree *tree = (tg_sgf_tree *)1;
+    assert_int_equal(tg_sgf_parse(NULL, 0, &tree, NULL), TG_ERR_PARSE);
+    assert_null(tree);
 }
 
 /* 100,000 variations each nested in the one before: nothing recursive. */

@@ -160,6 +160,13 @@ static void undo_random_game(const char *rules_text, int size, undo_tally *t)
     for (int i = plies / 2; i < plies; i++)
         assert_int_equal(tg_game_play(g, moves[i].color, moves[i].point, 0), TG_OK);
     expect_snapshot(g, &shots[plies], "second replay", plies);
+    /* a cleared game is a new game */
+    tg_game_clear(g);
+    expect_snapshot(g, &shots[0], "cleared", 0);
+    for (int i = 0; i < plies; i++) {
+        assert_int_equal(tg_game_play(g, moves[i].color, moves[i].point, 0), TG_OK);
+        expect_snapshot(g, &shots[i + 1], "after clear", i + 1);
+    }
     tg_game_free(copy);
     tg_game_free(g);
 }

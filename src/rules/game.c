@@ -219,8 +219,11 @@ bool tg_game_over(const tg_game *g) { return g->over; }
 const tg_result *tg_game_result(const tg_game *g) { return &g->result; }
 void tg_game_set_to_move(tg_game *g, tg_color c)
 {
-    if (c == TG_BLACK || c == TG_WHITE)
-        g->to_move = c;
+    if (c != TG_BLACK && c != TG_WHITE)
+        return;
+    g->to_move = c;
+    /* the situation just recorded now has this side to move */
+    g->situations[g->nsituations - 1].to_move = c;
 }
 
 uint64_t tg_game_hash(const tg_game *g)
@@ -383,7 +386,7 @@ tg_status tg_game_place_handicap(tg_game *g, const tg_point *points, int n)
             if (points[j] == points[i])
                 return TG_ERR_INVALID;
     }
-    if (!grow((void **)&g->setups, &g->cap_setups, n, sizeof(tg_setup)))
+    if (!grow((void **)&g->setups, &g->cap_setups, g->nsetups + n, sizeof(tg_setup)))
         return TG_ERR_NO_MEMORY;
     for (int i = 0; i < n; i++) {
         tg_board_set_point(&g->board, points[i], TG_BLACK);

@@ -45,7 +45,6 @@ static const struct {
     {"kr", "korean"},        {"ko", "korean"},           {"nz", "new-zealand"},
     {"new_zealand", "new-zealand"}, {"newzealand", "new-zealand"}, {"tromp_taylor", "tromp-taylor"},
     {"tt", "tromp-taylor"},  {"tromptaylor", "tromp-taylor"}, {"stone-scoring", "ancient"},
-    {"ing", "new-zealand"},  {"goe", "new-zealand"},
 };
 
 static const preset *find_preset(const char *name)
@@ -244,7 +243,7 @@ tg_status tg_rules_from_sgf(tg_rules *r, const char *ru)
     tg_rules_default(r);
     if (!ru)
         return TG_ERR_INVALID;
-    char word[64];
+    char word[256];
     size_t n = 0;
     /* "Chinese", "Japanese", "AGA", "NZ", "GOE", "Tromp-Taylor", "Korean", and
      * tengen's own key=value lists */
@@ -260,6 +259,12 @@ tg_status tg_rules_from_sgf(tg_rules *r, const char *ru)
             *s = '-';
     if (tg_rules_preset(r, word) == TG_OK)
         return TG_OK;
+    /* Ing's rules (SGF "GOE"): area counting, multi-stone suicide allowed,
+     * positional superko (CASES T5, T10) */
+    if (!strcasecmp(word, "GOE") || !strcasecmp(word, "Ing")) {
+        tg_rules_apply(r, "new-zealand ko=positional komi=7.5", NULL, 0);
+        return TG_OK;
+    }
     tg_rules work;
     tg_rules_default(&work);
     if (strchr(word, '=') && tg_rules_apply(&work, word, NULL, 0) == TG_OK) {

@@ -5,7 +5,8 @@
  *
  * The count works on a copy of the stones from which the dead stones have
  * been taken off (they become prisoners of the opponent and their points
- * empty).  Then:
+ * empty; under dead=keep rules, Tromp-Taylor's, the mask is ignored and every
+ * stone counts).  Then:
  *   - an empty region (maximal connected set of empty points) bordered by one
  *     colour only is that colour's territory; any other empty region is dame;
  *   - under tax=seki and tax=all, territory counts only inside an
@@ -14,14 +15,17 @@
  *     filled).  Surrounded points outside such regions (eyes of groups in
  *     seki) are counted as dame: shared under area counting, worth nothing
  *     under territory counting;
- *   - under tax=all each independent-life region costs its owner 2 points.
+ *   - under tax=all each independent-life region costs its owner 2 points
+ *     (T16: B 15 + 2 - 2 and W 14 + 2 - 2, and again 1 each from D5 and D2).
  *
  * Totals are in half points.  Area: 2*(stones + territory) + dame, so each
  * side gets half of every dame point (T16: B 15 + 2 and W 14 + 2 whole points,
  * plus 1 each for the two shared points D5 and D2).  Territory: 2*(territory
- * + prisoners); dame count nothing.  Handicap compensation is given to White
- * under area counting only; territory counting already rewards White through
- * Black's handicap moves not being paid back, so it gets none.
+ * + prisoners); dame count nothing.  Handicap compensation
+ * (tg_rules_handicap_points) is given to White under area counting only:
+ * there each handicap stone is one more point of Black's area, while under
+ * territory counting stones are not counted and White gets none, whatever
+ * the handicap option says.
  */
 #include <string.h>
 

@@ -94,6 +94,20 @@ static void gather(const tg_board *b, const uint16_t *group, const uint8_t *safe
     }
 }
 
+/* Ownership with half the playouts started by each side: after two passes
+ * neither side has the move in any sense that should tilt the estimate. */
+static void mean_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
+                           tg_rng *rng, float *ownership)
+{
+    float other[TG_MAX_POINTS];
+    int first = (playouts + 1) / 2, second = playouts - first;
+    tg_ownership(b, to_move, r, first, rng, ownership);
+    tg_ownership(b, tg_opponent(to_move), r, second, rng, other);
+    for (int p = 0; p < TG_MAX_POINTS; p++)
+        ownership[p] = (ownership[p] * (float)first + other[p] * (float)second) /
+                       (float)(playouts > 0 ? playouts : 1);
+}
+
 void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
                       tg_rng *rng, uint8_t *dead)
 {
@@ -105,7 +119,7 @@ void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, in
     if (!r->dead_removed)
         return;
     tg_benson(b, safe);
-    tg_ownership(b, to_move, r, playouts, rng, ownership);
+    mean_ownership(b, to_move, r, playouts, rng, ownership);
     find_groups(b, group);
     gather(b, group, safe, ownership, stats);
     for (tg_point p = 0; p < b->npoints; p++) {

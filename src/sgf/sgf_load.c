@@ -38,7 +38,9 @@ typedef struct loader {
 
 static tg_status bad_property(tg_sgf_error *err, const tg_sgf_property *prop, const char *why)
 {
-    sgf_error_at_property(err, prop, "%s[%.40s]: %s", prop->id, prop->values->text, why);
+    char shown[41];   /* the value on one line, and short */
+    sgf_copy_simple_text(shown, sizeof shown, prop->values);
+    sgf_error_at_property(err, prop, "%.8s[%s]: %s", prop->id, shown, why);
     return TG_ERR_PARSE;
 }
 
@@ -168,8 +170,10 @@ static tg_status play_move(loader *ld, const tg_sgf_property *prop, tg_color col
         tg_game_resume(ld->game, color) == TG_OK)
         st = tg_game_play(ld->game, color, point, TG_PLAY_ANY_ORDER);
     if (st != TG_OK) {
-        sgf_error_at_property(ld->err, prop, "move %d %s[%.8s] is illegal under the %s rules: %s",
-                              ld->moves + 1, prop->id, prop->values->text,
+        char shown[9];
+        sgf_copy_simple_text(shown, sizeof shown, prop->values);
+        sgf_error_at_property(ld->err, prop, "move %d %s[%s] is illegal under the %s rules: %s",
+                              ld->moves + 1, prop->id, shown,
                               tg_game_rules(ld->game)->name, tg_status_text(st));
         return TG_ERR_PARSE;
     }

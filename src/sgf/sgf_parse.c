@@ -15,6 +15,7 @@
  * ("(;a(;b);c)") becomes one more variation.  Everything else that breaks
  * the grammar stops the parse with the line and column of the problem.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,8 @@ static const unsigned char value_stop[256] = {['\\'] = 1, [']'] = 1, ['\n'] = 1,
 
 static inline int column_at(const parser *ps, const char *at)
 {
-    return (int)(at - ps->line_start) + 1;
+    ptrdiff_t column = at - ps->line_start + 1;
+    return column < INT_MAX ? (int)column : INT_MAX;
 }
 
 /* A parse error at `at`, which is on the current line. */
@@ -67,7 +69,7 @@ static tg_status no_memory(parser *ps)
 static inline void count_line_break(parser *ps, const char *at)
 {
     if (*at == '\n' || at + 1 == ps->end || at[1] != '\n') {
-        ps->line++;
+        ps->line += ps->line < INT_MAX;
         ps->line_start = at + 1;
     }
 }
@@ -374,8 +376,10 @@ static tg_status finish(parser *ps, const char *data)
 tg_status tg_sgf_parse(const char *data, size_t len, tg_sgf_tree **out, tg_sgf_error *err)
 {
     *out = NULL;
-    if (!data)
+    if (!data) {
+        data = "";
         len = 0;
+    }
     parser ps = {.p = data, .end = data + len, .line_start = data, .line = 1, .err = err};
     ps.tree = tg_sgf_tree_new();
     if (!ps.tree)

@@ -87,10 +87,13 @@ int tg_sgf_decode_points(const tg_board *b, const tg_sgf_property *prop, tg_poin
             *status = st;
             return -1;
         }
+        /* corners in any order: walk from the smaller to the larger */
         int x0 = tg_point_x(b, from), x1 = tg_point_x(b, to);
         int y0 = tg_point_y(b, from), y1 = tg_point_y(b, to);
-        for (int y = y0 < y1 ? y0 : y1; y <= (y0 < y1 ? y1 : y0); y++)
-            for (int x = x0 < x1 ? x0 : x1; x <= (x0 < x1 ? x1 : x0); x++) {
+        int left = x0 < x1 ? x0 : x1, right = x0 < x1 ? x1 : x0;
+        int bottom = y0 < y1 ? y0 : y1, top = y0 < y1 ? y1 : y0;
+        for (int y = bottom; y <= top; y++)
+            for (int x = left; x <= right; x++) {
                 tg_point p = tg_point_at(b, x, y);
                 if (!seen[p]) {
                     seen[p] = true;

@@ -22,7 +22,9 @@
  *   resign|timeout|forfeit B|W, noresult, resume B|W
  *                            the rendered game, or "= word"
  *   rules TEXT               change the rules of the game in progress (no output)
- *   score [dead VERTEX...]   tg_score_game: the count and the result
+ *   score [dead VERTEX...]   tg_score_game: per colour "stones S territory T
+ *                            prisoners P taxed G total X" (total in points),
+ *                            then "dame D komi K handicap points H result RE"
  *   remember NAME / same NAME
  *                            keep the board (stones, hash, captures, ko, side to
  *                            move) and later compare with it: "= same" or

@@ -84,7 +84,7 @@ void gs_take(tg_gtp *e, gs_snapshot *s)
     s->moves = tg_game_move_count(g);
     s->size = tg_game_size(g);
     s->to_move = tg_game_to_move(g);
-    snprintf(s->board, sizeof s->board, "%s", gs_ok(e, "showboard"));
+    snprintf(s->board, sizeof s->board, "%.4000s", gs_ok(e, "showboard")); /* a 25x25 board is ~2 KiB */
 }
 
 void gs_assert_unchanged(tg_gtp *e, const gs_snapshot *before)

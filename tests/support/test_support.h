@@ -42,8 +42,7 @@ int ts_diagram_read(const char *diagram, uint8_t *out);
 /* Put the diagram's stones on an initialised board of the right size with
  * tg_board_set_point.  Returns false when the diagram is malformed. */
 bool ts_board_from_diagram(tg_board *b, const char *diagram);
-/* A new board of the diagram's size holding its stones (static storage is
- * not used: b is the caller's). */
+/* Initialise b to the diagram's size and put its stones on it. */
 bool ts_board_new_from_diagram(tg_board *b, const char *diagram);
 
 /* A new game under `rules_text` (tg_rules_apply over the default) holding the

@@ -5,8 +5,8 @@
 //      tree as the input does;
 //   2. normalising that output again gives the same bytes (tengen's reader
 //      and writer round-trip).
-// Broken files in tests/data/sgf/bad must make `tengen sgf check` fail with
-// FILE:LINE:COL: message.  Usage: node check.js TENGEN_BIN SOURCE_DIR
+// `tengen sgf check` passes those files, and fails each broken file in
+// tests/data/sgf/bad with FILE:LINE:COL: message.  Usage: node check.js TENGEN_BIN SOURCE_DIR
 'use strict'
 
 const assert = require('assert')
@@ -69,6 +69,10 @@ function checkRoundTrip(name, input, expected) {
 
 for (const file of fs.readdirSync(dataDir).filter(f => f.endsWith('.sgf')).sort()) {
   checkRoundTrip(file, fs.readFileSync(path.join(dataDir, file), 'utf8'))
+  check(`check ${file}`, () => {
+    const run = spawnSync(tengen, ['sgf', 'check', '-q', path.join(dataDir, file)])
+    assert.strictEqual(run.status, 0, run.stderr.toString())
+  })
 }
 
 for (const file of fs.readdirSync(path.join(dataDir, 'bad')).filter(f => f.endsWith('.sgf')).sort()) {
