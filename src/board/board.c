@@ -127,36 +127,6 @@ void tg_board_copy(tg_board *dst, const tg_board *src)
 
 /* ---- Stones on and off the board ------------------------------------ */
 
-void board_put_stone(tg_board *b, tg_point p, tg_color c)
-{
-    uint16_t delta = (uint16_t)(nbr_unit(c) - nbr_unit(TG_EMPTY));
-    b->color[p] = (uint8_t)c;
-    b->nbr[p - 1] += delta;
-    b->nbr[p + 1] += delta;
-    b->nbr[p - b->stride] += delta;
-    b->nbr[p + b->stride] += delta;
-    int i = b->empty_index[p];
-    tg_point last = b->empty[--b->empty_count];
-    b->empty[i] = (uint16_t)last;
-    b->empty_index[last] = (uint16_t)i;
-    b->hash ^= board_zobrist_table[p][c];
-}
-
-void board_lift_stone(tg_board *b, tg_point p)
-{
-    tg_color c = (tg_color)b->color[p];
-    uint16_t delta = (uint16_t)(nbr_unit(TG_EMPTY) - nbr_unit(c));
-    b->color[p] = TG_EMPTY;
-    b->chain_of[p] = 0; /* empty points belong to the scratch chain */
-    b->nbr[p - 1] += delta;
-    b->nbr[p + 1] += delta;
-    b->nbr[p - b->stride] += delta;
-    b->nbr[p + b->stride] += delta;
-    b->empty_index[p] = (uint16_t)b->empty_count;
-    b->empty[b->empty_count++] = (uint16_t)p;
-    b->hash ^= board_zobrist_table[p][c];
-}
-
 /* Join the chain headed by `from` into the chain headed by `into`. */
 static void merge_chains(tg_board *b, int into, int from)
 {
@@ -217,24 +187,27 @@ static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point
     board_put_stone(b, p, c);
 
     int head = p;
-    tg_chain *own = &b->chain[p];
     b->chain_of[p] = (uint16_t)p;
     b->next_stone[p] = (uint16_t)p;
-    own->stones = 1;
-    own->pseudo_libs = 0;
-    own->lib_sum = own->lib_sum_sq = 0;
-    own->hash = board_zobrist_table[p][c];
     /* Pseudo-liberties without branching on the neighbours' colours: empty
      * and off-board points belong to the scratch chain 0, which absorbs
-     * the updates meant for no chain. */
+     * the updates meant for no chain.  The new chain's own figures are
+     * gathered in registers and stored once. */
+    uint32_t libs = 0, lib_sum = 0, lib_sum_sq = 0;
     for (int i = 0; i < 4; i++) {
         int q = p + d[i];
         uint32_t empty = b->color[q] == TG_EMPTY;
         chain_remove_lib(&b->chain[b->chain_of[q]], p);
-        own->pseudo_libs = (uint16_t)(own->pseudo_libs + empty);
-        own->lib_sum += (uint32_t)q & (0u - empty);
-        own->lib_sum_sq += (uint32_t)(q * q) & (0u - empty);
+        libs += empty;
+        lib_sum += (uint32_t)q & (0u - empty);
+        lib_sum_sq += (uint32_t)(q * q) & (0u - empty);
     }
+    tg_chain *own = &b->chain[p];
+    own->stones = 1;
+    own->pseudo_libs = (uint16_t)libs;
+    own->lib_sum = lib_sum;
+    own->lib_sum_sq = lib_sum_sq;
+    own->hash = board_zobrist_table[p][c];
     /* Which neighbours need work: a friendly chain to merge, or an enemy
      * chain left without pseudo-liberties.  Gathered without branches,
      * then visited bit by bit (usually zero to two of them). */

@@ -6,6 +6,9 @@
 
 #include "tengen/board.h"
 
+/* Filled before any board exists (tg_board_init); read-only afterwards. */
+extern uint64_t board_zobrist_table[TG_MAX_POINTS][4];
+
 /* The neighbour-count increment for one neighbour of colour c. */
 static inline uint16_t nbr_unit(int c) { return (uint16_t)(1u << (4 * c)); }
 
@@ -23,12 +26,36 @@ static inline void chain_remove_lib(tg_chain *ch, int lib)
     ch->lib_sum_sq -= (uint32_t)(lib * lib);
 }
 
-/* Filled before any board exists (tg_board_init); read-only afterwards. */
-extern uint64_t board_zobrist_table[TG_MAX_POINTS][4];
-
 /* Colour, neighbour counts, empty list and hash; chains untouched. */
-void board_put_stone(tg_board *b, tg_point p, tg_color c);
-void board_lift_stone(tg_board *b, tg_point p);
+static inline void board_put_stone(tg_board *b, tg_point p, tg_color c)
+{
+    uint16_t delta = (uint16_t)(nbr_unit(c) - nbr_unit(TG_EMPTY));
+    b->color[p] = (uint8_t)c;
+    b->nbr[p - 1] += delta;
+    b->nbr[p + 1] += delta;
+    b->nbr[p - b->stride] += delta;
+    b->nbr[p + b->stride] += delta;
+    int i = b->empty_index[p];
+    tg_point last = b->empty[--b->empty_count];
+    b->empty[i] = (uint16_t)last;
+    b->empty_index[last] = (uint16_t)i;
+    b->hash ^= board_zobrist_table[p][c];
+}
+
+static inline void board_lift_stone(tg_board *b, tg_point p)
+{
+    tg_color c = (tg_color)b->color[p];
+    uint16_t delta = (uint16_t)(nbr_unit(TG_EMPTY) - nbr_unit(c));
+    b->color[p] = TG_EMPTY;
+    b->chain_of[p] = 0; /* empty points belong to the scratch chain */
+    b->nbr[p - 1] += delta;
+    b->nbr[p + 1] += delta;
+    b->nbr[p - b->stride] += delta;
+    b->nbr[p + b->stride] += delta;
+    b->empty_index[p] = (uint16_t)b->empty_count;
+    b->empty[b->empty_count++] = (uint16_t)p;
+    b->hash ^= board_zobrist_table[p][c];
+}
 
 /* The play path: removed points are appended to log (room for size^2) when
  * it is not NULL; *suicide tells whether they were the mover's own. */
