@@ -115,6 +115,16 @@ tg_status tg_game_resume(tg_game *g, tg_color first);
 /* Record the counted result of a finished game (after two passes). */
 void tg_game_set_result(tg_game *g, const tg_result *r);
 
+/* The position as text (GTP showboard, the terminal): coordinates, stones
+ * X and O, star points +, the last move framed "(X)", then captures, the
+ * last move and the side to move, without a final newline.  Writes at most
+ * len bytes (NUL included) and returns the length the whole text needs;
+ * 4096 bytes hold any board. */
+size_t tg_game_render(const tg_game *g, char *buf, size_t len);
+/* Star points: the fixed handicap points (9 from 13x13 up, 5 on smaller odd
+ * boards, 4 on small even ones, none under 7x7). */
+bool tg_board_is_star_point(const tg_board *b, tg_point p);
+
 /* Hash identifying the current situation (stones, and the side to move
  * under situational superko). */
 uint64_t tg_game_hash(const tg_game *g);

@@ -44,54 +44,9 @@ bool cli_read_line(FILE *in, char *buf, size_t len)
     return true;
 }
 
-static bool is_star_point(int size, int x, int y)
-{
-    if (size < 7)
-        return false;
-    int lo = size >= 13 ? 3 : 2, hi = size - 1 - lo, mid = size / 2;
-    bool xs = x == lo || x == hi || (size % 2 && x == mid);
-    bool ys = y == lo || y == hi || (size % 2 && y == mid);
-    return xs && ys;
-}
-
-static void print_columns(FILE *out, int size)
-{
-    static const char letters[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
-    fprintf(out, "   ");
-    for (int x = 0; x < size; x++)
-        fprintf(out, " %c", letters[x]);
-    fprintf(out, "\n");
-}
-
 void cli_print_board(FILE *out, const tg_game *g)
 {
-    const tg_board *b = tg_game_board(g);
-    print_columns(out, b->size);
-    for (int y = b->size - 1; y >= 0; y--) {
-        fprintf(out, "%2d ", y + 1);
-        for (int x = 0; x < b->size; x++) {
-            tg_point p = tg_point_at(b, x, y);
-            bool last = p == b->last_move;
-            bool after_last = x > 0 && tg_point_at(b, x - 1, y) == b->last_move;
-            char sep = last ? '(' : after_last ? ')' : ' ';
-            char stone = b->color[p] == TG_BLACK ? 'X' : b->color[p] == TG_WHITE ? 'O'
-                         : is_star_point(b->size, x, y) ? '+' : '.';
-            fprintf(out, "%c%c", sep, stone);
-        }
-        bool end_last = tg_point_at(b, b->size - 1, y) == b->last_move;
-        fprintf(out, "%c%2d", end_last ? ')' : ' ', y + 1);
-        if (y == b->size - 1)
-            fprintf(out, "    Black (X) has captured %d", b->captures[TG_BLACK]);
-        if (y == b->size - 2)
-            fprintf(out, "    White (O) has captured %d", b->captures[TG_WHITE]);
-        fprintf(out, "\n");
-    }
-    print_columns(out, b->size);
-    int n = tg_game_move_count(g);
-    if (n) {
-        const tg_move *m = tg_game_move(g, n - 1);
-        char v[8];
-        tg_point_to_vertex(b, m->point, v);
-        fprintf(out, "Move %d: %s %s\n", n, m->color == TG_BLACK ? "Black" : "White", v);
-    }
+    char board[4096];
+    tg_game_render(g, board, sizeof board);
+    fprintf(out, "%s\n", board);
 }

@@ -20,83 +20,13 @@
 
 /* ---- showboard ---------------------------------------------------------- */
 
-static char column_letter(int x) { return (char)('A' + x + (x >= 8)); }
-
-static void put_column_letters(gtp_text *t, int size)
-{
-    gtp_text_puts(t, "  ");
-    for (int x = 0; x < size; x++)
-        gtp_text_printf(t, " %c", column_letter(x));
-}
-
-/* star[p] set on the star points: the fixed handicap points of the board. */
-static void mark_star_points(const tg_board *b, bool *star)
-{
-    tg_point points[9];
-    int n = 0;
-    for (int k = b->size >= 13 ? 9 : 5; k >= 2 && !n; k--)
-        n = tg_fixed_handicap_points(b, k, points);
-    for (int i = 0; i < n; i++)
-        star[points[i]] = true;
-}
-
-static char point_char(const tg_board *b, tg_point p, const bool *star)
-{
-    switch (tg_board_at(b, p)) {
-    case TG_BLACK: return 'X';
-    case TG_WHITE: return 'O';
-    default: return star[p] ? '+' : '.';
-    }
-}
-
-/* One row: the last move is framed by parentheses, "(X)". */
-static void put_row(gtp_text *t, const tg_board *b, int y, const bool *star)
-{
-    gtp_text_printf(t, "\n%2d", y + 1);
-    bool after_last = false;
-    for (int x = 0; x < b->size; x++) {
-        tg_point p = tg_point_at(b, x, y);
-        char separator = p == b->last_move ? '(' : after_last ? ')' : ' ';
-        gtp_text_printf(t, "%c%c", separator, point_char(b, p, star));
-        after_last = p == b->last_move;
-    }
-    gtp_text_printf(t, "%c%d", after_last ? ')' : ' ', y + 1);
-}
-
-static void put_game_state(tg_gtp *e)
-{
-    const tg_game *g = e->game;
-    const tg_board *b = tg_game_board(g);
-    char komi[16];
-    tg_komi_format(tg_game_rules(g)->komi2, komi, sizeof komi);
-    gtp_text_printf(&e->body, "\nBlack (X) has captured %d stones, White (O) %d stones",
-                    b->captures[TG_BLACK], b->captures[TG_WHITE]);
-    int moves = tg_game_move_count(g);
-    if (moves > 0) {
-        const tg_move *last = tg_game_move(g, moves - 1);
-        gtp_text_printf(&e->body, "\nMove %d was %s ", moves,
-                        last->color == TG_BLACK ? "Black" : "White");
-        gtp_put_vertex(e, last->point);
-    }
-    gtp_text_printf(&e->body, "\n%s, komi %s, rules %s",
-                    tg_game_over(g) ? "Game over" :
-                    tg_game_to_move(g) == TG_BLACK ? "Black to move" : "White to move",
-                    komi, tg_game_rules(g)->name);
-}
-
 int gtp_cmd_showboard(tg_gtp *e, int argc, char **argv)
 {
     (void)argc, (void)argv;
-    const tg_board *b = tg_game_board(e->game);
-    bool star[TG_MAX_POINTS] = {false};
-    mark_star_points(b, star);
+    char board[4096];
+    tg_game_render(e->game, board, sizeof board);
     gtp_text_puts(&e->body, "\n");
-    put_column_letters(&e->body, b->size);
-    for (int y = b->size - 1; y >= 0; y--)
-        put_row(&e->body, b, y, star);
-    gtp_text_puts(&e->body, "\n");
-    put_column_letters(&e->body, b->size);
-    put_game_state(e);
+    gtp_text_puts(&e->body, board);
     return 0;
 }
 
