@@ -241,9 +241,9 @@ static void test_T16_group_tax(void **state)
     /* one independent-life region each (the outer walls): 2 points each */
     assert_int_equal(s.groups_taxed[TG_BLACK], 1);
     assert_int_equal(s.groups_taxed[TG_WHITE], 1);
-    /* T16's B 15 and W 14 (+7 each here); the dame halves come on top */
-    assert_int_equal(s.black2, 2 * (21 + 3 - 2) + 2);
-    assert_int_equal(s.white2, 2 * (20 + 3 - 2) + 2);
+    /* T16's B 15 and W 14 (+7 each here); the shared points count nothing */
+    assert_int_equal(s.black2, 2 * (21 + 3 - 2));
+    assert_int_equal(s.white2, 2 * (20 + 3 - 2));
     assert_result(&s, TG_BLACK, 2);
 }
 
@@ -277,8 +277,8 @@ static void test_T17_eye_in_seki(void **state)
     assert_int_equal(s.territory[TG_WHITE], 3);   /* D6 does not */
     assert_int_equal(s.dame, 3);                  /* D4 and the two seki eyes */
     s = score(&b, "chinese tax=seki komi=0", "", 0);
-    assert_int_equal(s.black2, 2 * (31 + 3) + 3); /* seki eyes shared like dame */
-    assert_int_equal(s.white2, 2 * (24 + 3) + 3);
+    assert_int_equal(s.black2, 2 * (31 + 3));     /* seki points count nothing */
+    assert_int_equal(s.white2, 2 * (24 + 3));
 }
 
 /* ---- T18: a dead stone inside unconditional territory ---------------- */

@@ -20,8 +20,10 @@ typedef struct tg_score {
     int dame;           /* empty points touching both colours (and seki points) */
     int handicap_points;/* compensation added to White */
     int komi2;
-    /* Totals in half points.  Area: stones + territory + dame/2 (C10).
-     * Territory: territory + prisoners.  Both minus 2 per taxed group. */
+    /* Totals in half points.  Area: stones + territory, and under tax=none
+     * dame/2 (C10: dame and seki points shared half and half); under
+     * tax=seki/all seki points count nothing.  Territory: territory +
+     * prisoners.  Both minus 2 points per taxed group. */
     int black2, white2;
     tg_result result;   /* black2 - white2 - komi2 - 2*handicap_points decides it */
 } tg_score;
@@ -44,9 +46,11 @@ void tg_benson(const tg_board *b, uint8_t *safe);
 void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
                   tg_rng *rng, float *ownership);
 
-/* Dead stones of a finished position: a chain is dead when the ownership
- * estimate gives its points to the opponent, never when Benson says it is
- * unconditionally alive.  dead has room for TG_MAX_POINTS.  Under
+/* Dead stones of a finished position, judged by group (same-coloured chains
+ * sharing a liberty live or die together): a group is dead when the
+ * ownership of its stones and liberties leans to the opponent, never when
+ * Benson says it is unconditionally alive, always when Benson gives its
+ * points to the opponent.  dead has room for TG_MAX_POINTS.  Under
  * dead=keep rules nothing is dead. */
 void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
                       tg_rng *rng, uint8_t *dead);

@@ -13,15 +13,16 @@
  *     *independent-life region* of its owner (tax.c: roughly, a group with its
  *     territory that shares no liberty with the opponent once the dame are
  *     filled).  Surrounded points outside such regions (eyes of groups in
- *     seki) are counted as dame: shared under area counting, worth nothing
- *     under territory counting;
- *   - under tax=all each independent-life region costs its owner 2 points
- *     (T16: B 15 + 2 - 2 and W 14 + 2 - 2, and again 1 each from D5 and D2).
+ *     seki) are reported with the dame;
+ *   - under tax=all each independent-life region costs its owner 2 points.
  *
- * Totals are in half points.  Area: 2*(stones + territory) + dame, so each
- * side gets half of every dame point (T16: B 15 + 2 and W 14 + 2 whole points,
- * plus 1 each for the two shared points D5 and D2).  Territory: 2*(territory
- * + prisoners); dame count nothing.  Handicap compensation
+ * Totals are in half points.  Area with tax=none: 2*(stones + territory) +
+ * dame, so each side gets half of every dame and seki point (C10; T16:
+ * B 15 + 2 and W 14 + 2 whole points, plus 1 each for the shared D5 and D2).
+ * Area with tax=seki or tax=all: 2*(stones + territory), the dame and seki
+ * points counting nothing (rules.h), less 4 per taxed region (T16 under
+ * tax=all: exactly B 15 + 2 - 2 and W 14 + 2 - 2).  Territory:
+ * 2*(territory + prisoners); dame count nothing.  Handicap compensation
  * (tg_rules_handicap_points) is given to White under area counting only:
  * there each handicap stone is one more point of Black's area, while under
  * territory counting stones are not counted and White gets none, whatever
@@ -111,7 +112,8 @@ static void totals(const tg_rules *r, int handicap, tg_score *out)
     int side2[3] = {0, 0, 0};
     for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
         if (r->scoring == TG_SCORING_AREA)
-            side2[c] = 2 * (out->stones[c] + out->territory[c]) + out->dame;
+            side2[c] = 2 * (out->stones[c] + out->territory[c]) +
+                       (r->tax == TG_TAX_NONE ? out->dame : 0);
         else
             side2[c] = 2 * (out->territory[c] + out->prisoners[c]);
         side2[c] -= 4 * out->groups_taxed[c];

@@ -100,6 +100,8 @@ static void mean_ownership(const tg_board *b, tg_color to_move, const tg_rules *
                            tg_rng *rng, float *ownership)
 {
     float other[TG_MAX_POINTS];
+    if (to_move != TG_WHITE)
+        to_move = TG_BLACK;
     int first = (playouts + 1) / 2, second = playouts - first;
     tg_ownership(b, to_move, r, first, rng, ownership);
     tg_ownership(b, tg_opponent(to_move), r, second, rng, other);

@@ -31,6 +31,8 @@ void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int pl
     tg_board copy;
     tg_suicide_rule suicide = r->suicide ? TG_SUICIDE_MULTI_STONE : TG_SUICIDE_FORBIDDEN;
     memset(sum, 0, sizeof sum);
+    if (to_move != TG_WHITE)
+        to_move = TG_BLACK;
     for (int i = 0; i < playouts; i++) {
         tg_board_copy(&copy, b);
         score_playout(&copy, to_move, suicide, rng);
