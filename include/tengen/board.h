@@ -173,6 +173,12 @@ bool tg_board_consistent(const tg_board *b);
  * Simple ko only.  Returns the number of moves played. */
 int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng, int max_moves);
 
+/* The first empty point, scanning the empty list from a random start, that
+ * `accept` approves; TG_PASS when none does.  The building block of
+ * playout policies. */
+typedef bool (*tg_point_filter)(const tg_board *b, tg_point p, void *context);
+tg_point tg_board_random_empty(const tg_board *b, tg_rng *rng, tg_point_filter accept, void *context);
+
 /* Random legal non-eye-filling move for c, or TG_PASS. */
 tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng);
 

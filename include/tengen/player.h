@@ -10,7 +10,8 @@
 #include "game.h"
 
 typedef struct tg_player_options {
-    int playouts;      /* ownership playouts per move decision (0 = default 64) */
+    int playouts;      /* playouts per move decision (0: 20 per candidate point, 400..6000);
+                          the ownership estimate uses at most 64 of them */
     bool cleanup;      /* capture dead stones before passing (kgs-genmove_cleanup) */
 } tg_player_options;
 

@@ -158,13 +158,12 @@ static int remove_chain(tg_board *b, int head, uint16_t *log)
         n++;
         s = b->next_stone[s];
     } while (s != head);
+    /* every neighbour gains the freed point; empty and off-board ones (the
+     * lifted stones among them) pass it to the scratch chain */
+    const int d[4] = {-1, 1, -b->stride, b->stride};
     do {
-        const int d[4] = {-1, 1, -b->stride, b->stride};
-        for (int i = 0; i < 4; i++) {
-            int q = s + d[i];
-            if (b->color[q] == TG_BLACK || b->color[q] == TG_WHITE)
-                chain_add_lib(&b->chain[b->chain_of[q]], s);
-        }
+        for (int i = 0; i < 4; i++)
+            chain_add_lib(&b->chain[b->chain_of[s + d[i]]], s);
         s = b->next_stone[s];
     } while (s != head);
     return n;
@@ -192,15 +191,23 @@ static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point
     /* Pseudo-liberties without branching on the neighbours' colours: empty
      * and off-board points belong to the scratch chain 0, which absorbs
      * the updates meant for no chain.  The new chain's own figures are
-     * gathered in registers and stored once. */
+     * gathered in registers and stored once.  The same pass notes which
+     * neighbours need work: a friendly chain to merge, or an enemy chain
+     * left without pseudo-liberties (a chain touching p twice reaches zero
+     * at its last contact, so it is noted once). */
     uint32_t libs = 0, lib_sum = 0, lib_sum_sq = 0;
+    unsigned work = 0;
     for (int i = 0; i < 4; i++) {
         int q = p + d[i];
-        uint32_t empty = b->color[q] == TG_EMPTY;
-        chain_remove_lib(&b->chain[b->chain_of[q]], p);
+        unsigned qc = b->color[q];
+        uint32_t empty = qc == TG_EMPTY;
+        tg_chain *ch = &b->chain[b->chain_of[q]];
+        chain_remove_lib(ch, p);
         libs += empty;
         lib_sum += (uint32_t)q & (0u - empty);
         lib_sum_sq += (uint32_t)(q * q) & (0u - empty);
+        unsigned dead = ch->pseudo_libs == 0;
+        work |= ((qc == (unsigned)c) | ((qc == (unsigned)opp) & dead)) << i;
     }
     tg_chain *own = &b->chain[p];
     own->stones = 1;
@@ -208,16 +215,6 @@ static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point
     own->lib_sum = lib_sum;
     own->lib_sum_sq = lib_sum_sq;
     own->hash = board_zobrist_table[p][c];
-    /* Which neighbours need work: a friendly chain to merge, or an enemy
-     * chain left without pseudo-liberties.  Gathered without branches,
-     * then visited bit by bit (usually zero to two of them). */
-    unsigned work = 0;
-    for (int i = 0; i < 4; i++) {
-        int q = p + d[i];
-        unsigned qc = b->color[q];
-        unsigned dead = b->chain[b->chain_of[q]].pseudo_libs == 0;
-        work |= ((qc == (unsigned)c) | ((qc == (unsigned)opp) & dead)) << i;
-    }
     int captured = 0;
     while (work) {
         int i = __builtin_ctz(work);
@@ -235,7 +232,7 @@ static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point
                 merge_chains(b, head, other);
             }
         } else if (b->color[q] == opp) {
-            /* still there: a chain touching p twice is taken at its first contact */
+            /* an enemy chain left without pseudo-liberties */
             captured += remove_chain(b, other, log ? log + captured : NULL);
         }
     }
@@ -355,7 +352,8 @@ bool tg_board_is_eye(const tg_board *b, tg_point p, tg_color c)
         opp += dc == o;
         edge += dc == TG_OFFBOARD;
     }
-    return edge ? opp == 0 : opp <= 1;
+    /* on the edge no enemy diagonal is allowed, elsewhere one */
+    return opp + (edge > 0) <= 1;
 }
 
 int tg_chain_stones(const tg_board *b, tg_point p, tg_point *out)
@@ -399,7 +397,34 @@ int tg_board_stone_count(const tg_board *b, tg_color c)
 
 /* ---- Random moves and playouts -------------------------------------- */
 
-tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
+/* May c play the empty point p in a playout: legal (simple ko) and not
+ * one of c's own eyes?  The same answer as tg_board_is_eye and
+ * tg_board_check together, with the neighbours judged without branches. */
+static inline bool playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
+{
+    unsigned n = b->nbr[p];
+    if (n & 15)
+        return true; /* an empty neighbour: legal, no eye, and not the ko point */
+    if (p == b->ko_point && c == b->ko_color)
+        return false;
+    if (((n >> (4 * c)) & 15) + ((n >> (4 * TG_OFFBOARD)) & 15) == 4 && tg_board_is_eye(b, p, c))
+        return false;
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    unsigned own_safe = 0, captures = 0, own_near = 0;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        unsigned qc = b->color[q];
+        unsigned atari = tg_chain_in_atari(&b->chain[b->chain_of[q]]);
+        own_near |= qc == (unsigned)c;
+        own_safe |= (qc == (unsigned)c) & !atari;
+        captures |= (qc == (unsigned)tg_opponent(c)) & atari;
+    }
+    return own_safe | captures | (own_near & (suicide == TG_SUICIDE_MULTI_STONE));
+}
+
+/* A random point that passes playout_move_ok, scanning from a random start;
+ * TG_PASS when there is none. */
+static inline tg_point select_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
 {
     int n = b->empty_count;
     if (n == 0)
@@ -407,10 +432,7 @@ tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule sui
     int i = (int)tg_rng_below(rng, (uint32_t)n);
     for (int k = 0; k < n; k++) {
         tg_point p = b->empty[i];
-        /* A point with an empty neighbour is legal (it cannot be the ko
-         * point, whose neighbours are all stones) and is no eye. */
-        if (tg_nbr_count(b, p, TG_EMPTY) ||
-            (!tg_board_is_eye(b, p, c) && tg_board_check(b, p, c, suicide) == TG_OK))
+        if (playout_move_ok(b, p, c, suicide))
             return p;
         if (++i == n)
             i = 0;
@@ -418,17 +440,38 @@ tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule sui
     return TG_PASS;
 }
 
+tg_point tg_board_random_empty(const tg_board *b, tg_rng *rng, tg_point_filter accept, void *context)
+{
+    int n = b->empty_count;
+    if (n == 0)
+        return TG_PASS;
+    int i = (int)tg_rng_below(rng, (uint32_t)n);
+    for (int k = 0; k < n; k++) {
+        if (accept(b, b->empty[i], context))
+            return b->empty[i];
+        if (++i == n)
+            i = 0;
+    }
+    return TG_PASS;
+}
+
+tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
+{
+    return select_move(b, c, suicide, rng);
+}
+
 int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng, int max_moves)
 {
     int moves = 0, passes = 0;
     tg_color c = to_move;
     while (moves < max_moves && passes < 2) {
-        tg_point p = tg_board_random_move(b, c, suicide, rng);
+        tg_point p = select_move(b, c, suicide, rng);
         if (p == TG_PASS) {
             tg_board_pass(b);
             passes++;
         } else {
-            tg_board_play(b, p, c);
+            bool suicided;
+            play_core(b, p, c, NULL, &suicided);
             passes = 0;
         }
         moves++;

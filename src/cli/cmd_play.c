@@ -42,7 +42,8 @@ static void play_usage(FILE *out)
             "  --handicap N      fixed handicap stones for Black, 2..9 (default none)\n"
             "  --sgf FILE        save the game there (default tengen-YYYYMMDD-HHMMSS.sgf)\n"
             "  --seed N          random seed of the engine (default: from the clock)\n"
-            "  --playouts N      engine playouts per move decision (default 64)\n"
+            "  --playouts N      engine playouts per move decision (default: 20 per\n"
+            "                    candidate point, 400 to 6000)\n"
             "  --help            this text\n\n"
             "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit.\n");
 }

@@ -137,13 +137,14 @@ static int final_margin2(const tg_board *b, int komi2)
 /* Flat Monte-Carlo with all-moves-as-first statistics: each playout starts
  * with a random candidate; every candidate point `color` occupied first in
  * a playout shares its win or loss.  Returns the best candidate. */
-static tg_point flat_monte_carlo(const tg_game *g, tg_color color, candidate *cands, int n, tg_rng *rng)
+static tg_point flat_monte_carlo(const tg_game *g, tg_color color, candidate *cands, int n, int budget,
+                                 tg_rng *rng)
 {
     const tg_board *b = tg_game_board(g);
     const tg_rules *r = tg_game_rules(g);
     tg_suicide_rule suicide = r->suicide ? TG_SUICIDE_MULTI_STONE : TG_SUICIDE_FORBIDDEN;
     int komi2 = r->komi2 + 2 * tg_rules_handicap_points(r, tg_game_handicap(g));
-    int playouts = 20 * n < 400 ? 400 : 20 * n > 6000 ? 6000 : 20 * n;
+    int playouts = budget > 0 ? budget : 20 * n < 400 ? 400 : 20 * n > 6000 ? 6000 : 20 * n;
     int max_moves = 3 * b->size * b->size;
     int *wins = calloc((size_t)n, sizeof(int)), *visits = calloc((size_t)n, sizeof(int));
     uint8_t *first = malloc(TG_MAX_POINTS);
@@ -198,7 +199,8 @@ tg_point tg_player_genmove(const tg_game *g, tg_color color, const tg_player_opt
     if (tg_game_over(g))
         return TG_PASS;
     const tg_board *b = tg_game_board(g);
-    int playouts = opt && opt->playouts > 0 ? opt->playouts : DEFAULT_PLAYOUTS;
+    int budget = opt && opt->playouts > 0 ? opt->playouts : 0;
+    int playouts = budget && budget < DEFAULT_PLAYOUTS ? budget : DEFAULT_PLAYOUTS;
 
     if (!(opt && opt->cleanup) && opponent_passed_and_we_win(g, color, playouts, rng))
         return TG_PASS;
@@ -232,7 +234,7 @@ tg_point tg_player_genmove(const tg_game *g, tg_color color, const tg_player_opt
         cands[n].weight = 0;
         n++;
     }
-    tg_point move = n ? flat_monte_carlo(g, color, cands, n, rng) : TG_PASS;
+    tg_point move = n ? flat_monte_carlo(g, color, cands, n, budget, rng) : TG_PASS;
     free(cands);
     return move;
 }

@@ -47,28 +47,24 @@ bool score_is_self_atari(const tg_board *b, tg_point p, tg_color c, int *stones_
     return nlibs < 2;
 }
 
-static bool acceptable(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
+typedef struct mover {
+    tg_color color;
+    tg_suicide_rule suicide;
+} mover;
+
+static bool acceptable(const tg_board *b, tg_point p, void *context)
 {
+    const mover *m = context;
     int stones;
-    return !tg_board_is_eye(b, p, c) && tg_board_check(b, p, c, suicide) == TG_OK &&
-           !(score_is_self_atari(b, p, c, &stones) && stones > 1);
+    return !tg_board_is_eye(b, p, m->color) && tg_board_check(b, p, m->color, m->suicide) == TG_OK &&
+           !(score_is_self_atari(b, p, m->color, &stones) && stones > 1);
 }
 
-/* A uniformly chosen acceptable move, or TG_PASS. */
+/* A random acceptable move (the first from a random start), or TG_PASS. */
 static tg_point random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
 {
-    int n = b->empty_count;
-    if (n == 0)
-        return TG_PASS;
-    int i = (int)tg_rng_below(rng, (uint32_t)n);
-    for (int k = 0; k < n; k++) {
-        tg_point p = b->empty[i];
-        if (acceptable(b, p, c, suicide))
-            return p;
-        if (++i == n)
-            i = 0;
-    }
-    return TG_PASS;
+    mover m = {c, suicide};
+    return tg_board_random_empty(b, rng, acceptable, &m);
 }
 
 /* The obvious answers to the last move: capture the stones it left in
