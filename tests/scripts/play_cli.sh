@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# play_cli.sh — `tengen play` driven as a person would drive it, through
+# standard input: moves, an illegal move, undo, score, pass, resign; the
+# board on screen and the SGF it saves.  Also `tengen bench`'s output
+# format (names and units only: tests never time things).
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source_dir=${TENGEN_SOURCE_DIR:-$(cd "$here/../.." && pwd)}
+tengen=${TENGEN_BIN:-$source_dir/build/tengen}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+check() { # NAME PATTERN FILE: FILE must contain PATTERN
+    if grep -qF -- "$2" "$3"; then
+        echo "ok   $1"
+    else
+        echo "FAIL $1: expected '$2' in:"
+        sed 's/^/     /' "$3" | tail -40
+        failures=$((failures + 1))
+    fi
+}
+check_not() { # NAME PATTERN FILE
+    if grep -qF -- "$2" "$3"; then
+        echo "FAIL $1: did not expect '$2'"
+        failures=$((failures + 1))
+    else
+        echo "ok   $1"
+    fi
+}
+
+# A 9x9 game: Black E5, an occupied point, a non-vertex, undo, E5 again,
+# the count, then resignation.
+printf 'E5\nE5\nZ9\nundo\nE5\nscore\nresign\n' |
+    "$tengen" play --size 9 --seed 7 --playouts 200 --sgf "$work/game.sgf" >"$work/out.txt" 2>&1
+status=$?
+[ $status -eq 0 ] && echo "ok   play exits 0" || { echo "FAIL play exit status $status"; failures=$((failures + 1)); }
+check "coordinates shown" "    A B C D E F G H J" "$work/out.txt"
+check "last move framed" "(X)" "$work/out.txt"
+check "captures shown" "Black (X) has captured 0 stones" "$work/out.txt"
+check "occupied point refused" "Illegal move: point is occupied." "$work/out.txt"
+check "bad vertex explained" "'Z9' is not a vertex of this board or a command" "$work/out.txt"
+check "count given in points and stones" "Count if the game ended now" "$work/out.txt"
+check "resignation result" "Result: W+R" "$work/out.txt"
+check "saved" "Game saved to $work/game.sgf" "$work/out.txt"
+check "SGF result" "RE[W+R]" "$work/game.sgf"
+check "SGF rules" "RU[Chinese]" "$work/game.sgf"
+check "SGF first move" ";B[ee]" "$work/game.sgf"
+"$tengen" sgf check -q "$work/game.sgf" >"$work/check.txt" 2>&1 &&
+    echo "ok   saved SGF reads back" || { echo "FAIL saved SGF does not read back"; failures=$((failures + 1)); }
+
+# Handicap, komi and rules from the command line; playing White; two passes
+# end the game and it is counted.
+printf 'pass\npass\npass\n' |
+    "$tengen" play --size 9 --color white --handicap 2 --komi 0.5 --rules japanese --seed 3 \
+        --playouts 100 --sgf "$work/h.sgf" >"$work/h.txt" 2>&1
+check "rules announced" "ko=simple suicide=no scoring=territory" "$work/h.txt"
+check "handicap in SGF" "HA[2]" "$work/h.sgf"
+check "komi in SGF" "KM[0.5]" "$work/h.sgf"
+check "human is White" "PW[Human]" "$work/h.sgf"
+check "game counted" "Result:" "$work/h.txt"
+
+# End of input saves the game too.
+printf 'D4\n' | "$tengen" play --size 5 --seed 1 --playouts 50 --sgf "$work/eof.sgf" >"$work/eof.txt" 2>&1
+check "end of input saves" "Game saved to" "$work/eof.txt"
+
+# Bad options are refused with status 2.
+for bad in "--size 1" "--size 26" "--color red" "--handicap 1" "--komi 7.25" "--rules nonsense" "--frobnicate x"; do
+    # shellcheck disable=SC2086
+    "$tengen" play $bad </dev/null >/dev/null 2>&1
+    st=$?
+    [ $st -eq 2 ] && echo "ok   refuses $bad" || { echo "FAIL '$bad' gave status $st"; failures=$((failures + 1)); }
+done
+
+# tengen bench prints `name value unit` lines.
+"$tengen" bench --seconds 1 --only sgf_parse >"$work/bench.txt" 2>&1
+if grep -qE '^sgf_parse [0-9.]+ MB/s$' "$work/bench.txt"; then echo "ok   bench line format"; else
+    echo "FAIL bench output:"; cat "$work/bench.txt"; failures=$((failures + 1)); fi
+"$tengen" bench --only nothing >/dev/null 2>&1 && { echo "FAIL bench accepted an unknown figure"; failures=$((failures + 1)); } || echo "ok   bench refuses unknown figure"
+
+echo "$failures failed"
+[ $failures -eq 0 ]
