@@ -22,11 +22,6 @@
 #define DEFAULT_PLAYOUTS 64
 #define SETTLED 0.7f  /* |ownership| above this: the point's owner is decided */
 
-typedef struct candidate {
-    tg_point point;
-    int weight;
-} candidate;
-
 /* The chain at p after `color` plays p would have at most one liberty and
  * more than one stone, without capturing anything. */
 static bool is_bad_self_atari(const tg_board *b, tg_point p, tg_color color)
@@ -137,7 +132,7 @@ static int final_margin2(const tg_board *b, int komi2)
 /* Flat Monte-Carlo with all-moves-as-first statistics: each playout starts
  * with a random candidate; every candidate point `color` occupied first in
  * a playout shares its win or loss.  Returns the best candidate. */
-static tg_point flat_monte_carlo(const tg_game *g, tg_color color, candidate *cands, int n, int budget,
+static tg_point flat_monte_carlo(const tg_game *g, tg_color color, const tg_point *cands, int n, int budget,
                                  tg_rng *rng)
 {
     const tg_board *b = tg_game_board(g);
@@ -148,7 +143,7 @@ static tg_point flat_monte_carlo(const tg_game *g, tg_color color, candidate *ca
     int max_moves = 3 * b->size * b->size;
     int *wins = calloc((size_t)n, sizeof(int)), *visits = calloc((size_t)n, sizeof(int));
     uint8_t *first = malloc(TG_MAX_POINTS);
-    tg_point best = cands[0].point;
+    tg_point best = cands[0];
     if (!wins || !visits || !first)
         goto done;
     for (int k = 0; k < playouts; k++) {
@@ -156,7 +151,7 @@ static tg_point flat_monte_carlo(const tg_game *g, tg_color color, candidate *ca
         tg_board_copy(&work, b);
         memset(first, 0, (size_t)b->npoints);
         tg_color c = color;
-        tg_point p = cands[tg_rng_below(rng, (uint32_t)n)].point;
+        tg_point p = cands[tg_rng_below(rng, (uint32_t)n)];
         for (int moves = 0, passes = 0; moves < max_moves && passes < 2; moves++) {
             if (moves > 0)
                 p = tg_board_random_move(&work, c, suicide, rng);
@@ -174,7 +169,7 @@ static tg_point flat_monte_carlo(const tg_game *g, tg_color color, candidate *ca
         int margin2 = final_margin2(&work, komi2);
         bool won = color == TG_BLACK ? margin2 > 0 : margin2 < 0;
         for (int i = 0; i < n; i++)
-            if (first[cands[i].point] == color) {
+            if (first[cands[i]] == color) {
                 visits[i]++;
                 wins[i] += won;
             }
@@ -184,7 +179,7 @@ static tg_point flat_monte_carlo(const tg_game *g, tg_color color, candidate *ca
         double value = (wins[i] + 1.0) / (visits[i] + 2.0);
         if (value > best_value) {
             best_value = value;
-            best = cands[i].point;
+            best = cands[i];
         }
     }
 done:
@@ -221,7 +216,7 @@ tg_point tg_player_genmove(const tg_game *g, tg_color color, const tg_player_opt
     }
 
     /* Unsettled points: the candidates of a flat Monte-Carlo choice. */
-    candidate *cands = malloc(sizeof(candidate) * (size_t)b->empty_count);
+    tg_point *cands = malloc(sizeof(tg_point) * (size_t)b->empty_count);
     if (!cands)
         return TG_PASS;
     int n = 0;
@@ -230,9 +225,7 @@ tg_point tg_player_genmove(const tg_game *g, tg_color color, const tg_player_opt
         if (fabsf(ownership[p]) >= SETTLED || tg_board_is_eye(b, p, color) || !legal(g, color, p) ||
             is_bad_self_atari(b, p, color))
             continue;
-        cands[n].point = p;
-        cands[n].weight = 0;
-        n++;
+        cands[n++] = p;
     }
     tg_point move = n ? flat_monte_carlo(g, color, cands, n, budget, rng) : TG_PASS;
     free(cands);
