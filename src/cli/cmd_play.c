@@ -237,6 +237,7 @@ int cmd_play(int argc, char **argv)
         printf("%s to move > ", o.human == TG_BLACK ? "Black" : "White");
         fflush(stdout);
         if (!cli_read_line(stdin, line, sizeof line)) {
+            printf("\n"); /* end of input: finish the prompt's line */
             quit = true;
             break;
         }
