@@ -159,6 +159,11 @@ int tg_chain_stones(const tg_board *b, tg_point p, tg_point *out);
  * fill these. */
 bool tg_board_is_eye(const tg_board *b, tg_point p, tg_color c);
 
+/* Would c at p (a legal move) leave the chain it forms with a single
+ * liberty (or none) while capturing nothing?  *stones (may be NULL) is 1
+ * when that chain would be the lone new stone, 2 when it joins others. */
+bool tg_board_is_self_atari(const tg_board *b, tg_point p, tg_color c, int *stones);
+
 /* Stones of each colour on the board. */
 int tg_board_stone_count(const tg_board *b, tg_color c);
 

@@ -272,6 +272,25 @@ void tg_board_pass(tg_board *b)
 
 /* ---- Legality ------------------------------------------------------- */
 
+/* Can c place a stone on the empty point p, which has no empty neighbour?
+ * Only by joining a chain with another liberty, by capturing (an enemy
+ * neighbour in atari has p as its last liberty), or by a permitted
+ * multi-stone suicide.  The neighbours are judged without branches. */
+static inline bool placement_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    unsigned own_safe = 0, captures = 0, own_near = 0;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        unsigned qc = b->color[q];
+        unsigned atari = tg_chain_in_atari(&b->chain[b->chain_of[q]]);
+        own_near |= qc == (unsigned)c;
+        own_safe |= (qc == (unsigned)c) & !atari;
+        captures |= (qc == (unsigned)tg_opponent(c)) & atari;
+    }
+    return own_safe | captures | (own_near & (suicide == TG_SUICIDE_MULTI_STONE));
+}
+
 tg_status tg_board_check(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
 {
     if (p < 0 || p >= b->npoints || b->color[p] == TG_OFFBOARD)
@@ -280,25 +299,7 @@ tg_status tg_board_check(const tg_board *b, tg_point p, tg_color c, tg_suicide_r
         return TG_ERR_OCCUPIED;
     if (p == b->ko_point && c == b->ko_color)
         return TG_ERR_KO;
-    if (tg_nbr_count(b, p, TG_EMPTY))
-        return TG_OK;
-    const int d[4] = {-1, 1, -b->stride, b->stride};
-    bool own_neighbour = false;
-    for (int i = 0; i < 4; i++) {
-        int q = p + d[i];
-        tg_color qc = (tg_color)b->color[q];
-        if (qc == TG_OFFBOARD)
-            continue;
-        bool atari = tg_chain_in_atari(&b->chain[b->chain_of[q]]);
-        if (qc == c) {
-            own_neighbour = true;
-            if (!atari)
-                return TG_OK; /* joins a chain with another liberty */
-        } else if (atari) {
-            return TG_OK; /* captures: its only liberty is p */
-        }
-    }
-    if (own_neighbour && suicide == TG_SUICIDE_MULTI_STONE)
+    if (tg_nbr_count(b, p, TG_EMPTY) || placement_ok(b, p, c, suicide))
         return TG_OK;
     return TG_ERR_SUICIDE;
 }
@@ -387,6 +388,33 @@ int tg_chain_liberties(const tg_board *b, tg_point p, tg_point *libs, int max)
     return n;
 }
 
+bool tg_board_is_self_atari(const tg_board *b, tg_point p, tg_color c, int *stones)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    tg_point libs[2], chain_libs[3];
+    int nlibs = 0, joined = 1;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] == TG_EMPTY && nlibs < 2)
+            libs[nlibs++] = q;
+        else if (b->color[q] == tg_opponent(c) && tg_chain_in_atari(tg_chain_at(b, q)))
+            nlibs = 2; /* a capture: the stones taken off give liberties */
+    }
+    for (int i = 0; i < 4 && nlibs < 2; i++) {
+        int q = p + d[i];
+        if (b->color[q] != c)
+            continue;
+        joined = 2;
+        int n = tg_chain_liberties(b, q, chain_libs, 3);
+        for (int k = 0; k < n && k < 3 && nlibs < 2; k++)
+            if (chain_libs[k] != p && (nlibs == 0 || libs[0] != chain_libs[k]))
+                libs[nlibs++] = chain_libs[k];
+    }
+    if (stones)
+        *stones = joined;
+    return nlibs < 2;
+}
+
 int tg_board_stone_count(const tg_board *b, tg_color c)
 {
     int n = 0;
@@ -398,8 +426,8 @@ int tg_board_stone_count(const tg_board *b, tg_color c)
 /* ---- Random moves and playouts -------------------------------------- */
 
 /* May c play the empty point p in a playout: legal (simple ko) and not
- * one of c's own eyes?  The same answer as tg_board_is_eye and
- * tg_board_check together, with the neighbours judged without branches. */
+ * one of c's own eyes?  tg_board_is_eye and tg_board_check together, with
+ * the cheapest tests first. */
 static inline bool playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
 {
     unsigned n = b->nbr[p];
@@ -409,17 +437,7 @@ static inline bool playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg
         return false;
     if (((n >> (4 * c)) & 15) + ((n >> (4 * TG_OFFBOARD)) & 15) == 4 && tg_board_is_eye(b, p, c))
         return false;
-    const int d[4] = {-1, 1, -b->stride, b->stride};
-    unsigned own_safe = 0, captures = 0, own_near = 0;
-    for (int i = 0; i < 4; i++) {
-        int q = p + d[i];
-        unsigned qc = b->color[q];
-        unsigned atari = tg_chain_in_atari(&b->chain[b->chain_of[q]]);
-        own_near |= qc == (unsigned)c;
-        own_safe |= (qc == (unsigned)c) & !atari;
-        captures |= (qc == (unsigned)tg_opponent(c)) & atari;
-    }
-    return own_safe | captures | (own_near & (suicide == TG_SUICIDE_MULTI_STONE));
+    return placement_ok(b, p, c, suicide);
 }
 
 /* A random point that passes playout_move_ok, scanning from a random start;

@@ -22,18 +22,11 @@
 #define DEFAULT_PLAYOUTS 64
 #define SETTLED 0.7f  /* |ownership| above this: the point's owner is decided */
 
-/* The chain at p after `color` plays p would have at most one liberty and
- * more than one stone, without capturing anything. */
+/* A self-atari of more than one stone: the baseline never plays one. */
 static bool is_bad_self_atari(const tg_board *b, tg_point p, tg_color color)
 {
-    tg_board after;
-    tg_board_copy(&after, b);
-    if (tg_board_play(&after, p, color) > 0)
-        return false;
-    if (after.color[p] != color)
-        return true; /* suicide */
-    const tg_chain *ch = tg_chain_at(&after, p);
-    return ch->stones > 1 && tg_chain_liberties(&after, p, NULL, 2) < 2;
+    int stones;
+    return tg_board_is_self_atari(b, p, color, &stones) && stones > 1;
 }
 
 /* Liberties the chain through p would have after `color` plays at p. */

@@ -19,34 +19,6 @@
 #include "score/playout.h"
 #include "score/regions.h"
 
-bool score_is_self_atari(const tg_board *b, tg_point p, tg_color c, int *stones_out)
-{
-    tg_point nb[4], libs[2], chain_libs[3];
-    int nlibs = 0, stones = 1;
-    tg_color opp = tg_opponent(c);
-    score_neighbours(b, p, nb);
-    for (int i = 0; i < 4; i++) {
-        if (b->color[nb[i]] == TG_EMPTY && nlibs < 2)
-            libs[nlibs++] = nb[i];
-        else if (b->color[nb[i]] == opp && tg_chain_in_atari(tg_chain_at(b, nb[i])))
-            nlibs = 2;   /* a capture: the stones taken off give liberties */
-    }
-    for (int i = 0; i < 4 && nlibs < 2; i++) {
-        if (b->color[nb[i]] != c)
-            continue;
-        stones = 2;
-        int n = tg_chain_liberties(b, nb[i], chain_libs, 3);
-        for (int k = 0; k < n && k < 3 && nlibs < 2; k++) {
-            tg_point q = chain_libs[k];
-            if (q != p && (nlibs == 0 || libs[0] != q))
-                libs[nlibs++] = q;
-        }
-    }
-    if (stones_out)
-        *stones_out = stones;
-    return nlibs < 2;
-}
-
 typedef struct mover {
     tg_color color;
     tg_suicide_rule suicide;
@@ -57,7 +29,7 @@ static bool acceptable(const tg_board *b, tg_point p, void *context)
     const mover *m = context;
     int stones;
     return !tg_board_is_eye(b, p, m->color) && tg_board_check(b, p, m->color, m->suicide) == TG_OK &&
-           !(score_is_self_atari(b, p, m->color, &stones) && stones > 1);
+           !(tg_board_is_self_atari(b, p, m->color, &stones) && stones > 1);
 }
 
 /* A random acceptable move (the first from a random start), or TG_PASS. */
@@ -86,7 +58,7 @@ static tg_point answer_last_move(const tg_board *b, tg_color c, tg_suicide_rule 
         if (b->color[nb[i]] != c || !tg_chain_in_atari(tg_chain_at(b, nb[i])))
             continue;
         tg_point lib = tg_chain_atari_point(tg_chain_at(b, nb[i]));
-        if (tg_board_check(b, lib, c, suicide) == TG_OK && !score_is_self_atari(b, lib, c, NULL))
+        if (tg_board_check(b, lib, c, suicide) == TG_OK && !tg_board_is_self_atari(b, lib, c, NULL))
             return lib;
     }
     return TG_PASS;

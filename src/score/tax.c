@@ -35,7 +35,7 @@ static bool keeps_opponent_out_of_atari(const tg_board *b, tg_point p, tg_color 
 static bool can_fill(const tg_board *b, tg_point p, tg_color c)
 {
     return tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN) == TG_OK &&
-           !score_is_self_atari(b, p, c, NULL) && keeps_opponent_out_of_atari(b, p, c);
+           !tg_board_is_self_atari(b, p, c, NULL) && keeps_opponent_out_of_atari(b, p, c);
 }
 
 /* One sweep over the board; returns the number of points filled. */
