@@ -111,7 +111,7 @@ static int parse_play_options(int argc, char **argv, play_options *o)
     return 0;
 }
 
-static void announce_score(const tg_game *g, tg_rng *rng, bool final)
+static void announce_score(tg_game *g, tg_rng *rng, bool final)
 {
     uint8_t dead[TG_MAX_POINTS];
     tg_score score;
@@ -129,7 +129,7 @@ static void announce_score(const tg_game *g, tg_rng *rng, bool final)
     else
         printf("Result: %s\n", re);
     if (final)
-        tg_game_set_result((tg_game *)g, &score.result);
+        tg_game_set_result(g, &score.result);
 }
 
 static void save_game(const tg_game *g, const play_options *o)
