@@ -14,8 +14,10 @@
  *   - neighbour counts per point (how many black, white, empty, off-board
  *     neighbours) make eye and suicide tests O(1);
  *   - a list of empty points for uniform random move choice;
- *   - a 64-bit Zobrist hash of the stones, and one per chain, so the hash of
- *     the position after a move is known before the move is played.
+ *   - a 64-bit Zobrist hash of the stones; the hash of the position after a
+ *     move is known before the move is played (the stones of a chain it
+ *     would capture are walked then: chains carry no hash of their own,
+ *     which keeps the play path and the chain records small).
  *
  * The board knows only the simple ko; whole-board repetition (superko) and
  * turn order are the game layer's business (game.h).
@@ -30,7 +32,6 @@ typedef struct tg_chain {
     uint16_t pseudo_libs;  /* (stone, empty neighbour) adjacencies */
     uint32_t lib_sum;      /* sum of those empty points */
     uint32_t lib_sum_sq;   /* sum of their squares */
-    uint64_t hash;         /* xor of the Zobrist keys of the chain's stones */
 } tg_chain;
 
 typedef struct tg_board {

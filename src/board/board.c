@@ -135,7 +135,6 @@ static void merge_chains(tg_board *b, int into, int from)
     a->pseudo_libs += f->pseudo_libs;
     a->lib_sum += f->lib_sum;
     a->lib_sum_sq += f->lib_sum_sq;
-    a->hash ^= f->hash;
     int s = from;
     do {
         b->chain_of[s] = (uint16_t)into;
@@ -214,7 +213,6 @@ static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point
     own->pseudo_libs = (uint16_t)libs;
     own->lib_sum = lib_sum;
     own->lib_sum_sq = lib_sum_sq;
-    own->hash = board_zobrist_table[p][c];
     int captured = 0;
     while (work) {
         int i = __builtin_ctz(work);
@@ -304,13 +302,24 @@ tg_status tg_board_check(const tg_board *b, tg_point p, tg_color c, tg_suicide_r
     return TG_ERR_SUICIDE;
 }
 
+/* Xor of the Zobrist keys of the chain's stones. */
+static uint64_t chain_hash(const tg_board *b, int head, tg_color c)
+{
+    uint64_t h = 0;
+    int s = head;
+    do {
+        h ^= board_zobrist_table[s][c];
+        s = b->next_stone[s];
+    } while (s != head);
+    return h;
+}
+
 uint64_t tg_board_hash_after(const tg_board *b, tg_point p, tg_color c)
 {
     const int d[4] = {-1, 1, -b->stride, b->stride};
     uint64_t h = b->hash ^ tg_zobrist(p, c);
     int seen[4], nseen = 0;
     bool captures = false, lives = tg_nbr_count(b, p, TG_EMPTY) > 0;
-    uint64_t own = tg_zobrist(p, c);
     for (int i = 0; i < 4; i++) {
         int q = p + d[i];
         tg_color qc = (tg_color)b->color[q];
@@ -325,16 +334,19 @@ uint64_t tg_board_hash_after(const tg_board *b, tg_point p, tg_color c)
         seen[nseen++] = head;
         bool atari = tg_chain_in_atari(&b->chain[head]);
         if (qc == c) {
-            own ^= b->chain[head].hash;
             lives |= !atari;
         } else if (atari) {
-            h ^= b->chain[head].hash;
+            h ^= chain_hash(b, head, qc);
             captures = true;
         }
     }
-    if (!captures && !lives)
-        h ^= own; /* multi-stone suicide: the merged chain leaves the board */
-    return h;
+    if (captures || lives)
+        return h;
+    /* multi-stone suicide: p and the chains it joins leave the board */
+    for (int j = 0; j < nseen; j++)
+        if (b->color[seen[j]] == c)
+            h ^= chain_hash(b, seen[j], c);
+    return h ^ tg_zobrist(p, c);
 }
 
 /* ---- Queries -------------------------------------------------------- */
@@ -428,7 +440,7 @@ int tg_board_stone_count(const tg_board *b, tg_color c)
 /* May c play the empty point p in a playout: legal (simple ko) and not
  * one of c's own eyes?  tg_board_is_eye and tg_board_check together, with
  * the cheapest tests first. */
-static inline bool playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
+static inline __attribute__((always_inline)) bool playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
 {
     unsigned n = b->nbr[p];
     if (n & 15)
@@ -442,7 +454,7 @@ static inline bool playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg
 
 /* A random point that passes playout_move_ok, scanning from a random start;
  * TG_PASS when there is none. */
-static inline tg_point select_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
+static inline __attribute__((always_inline)) tg_point select_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
 {
     int n = b->empty_count;
     if (n == 0)
@@ -482,8 +494,9 @@ int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_
 {
     int moves = 0, passes = 0;
     tg_color c = to_move;
+    tg_rng local = *rng; /* kept in registers through the loop */
     while (moves < max_moves && passes < 2) {
-        tg_point p = select_move(b, c, suicide, rng);
+        tg_point p = select_move(b, c, suicide, &local);
         if (p == TG_PASS) {
             tg_board_pass(b);
             passes++;
@@ -495,6 +508,7 @@ int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_
         moves++;
         c = tg_opponent(c);
     }
+    *rng = local;
     return moves;
 }
 
