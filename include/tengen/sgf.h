@@ -16,6 +16,15 @@ typedef struct tg_sgf_error {
     char message[160];
 } tg_sgf_error;
 
+/* One move's clock as SGF records it in the move's node, for the player
+ * who made the move: BL/WL (seconds left) and OB/OW (moves or byo-yomi
+ * periods left; see tg_clock_sgf_left in clock.h). */
+typedef struct tg_sgf_move_clock {
+    bool recorded;   /* false: the node has no clock for its mover */
+    double seconds;  /* BL / WL */
+    int moves;       /* OB / OW, < 0 when absent */
+} tg_sgf_move_clock;
+
 /* Game information kept beside a tg_game when loading or saving. */
 typedef struct tg_sgf_info {
     char black[128], white[128];     /* PB PW */
@@ -25,6 +34,11 @@ typedef struct tg_sgf_info {
     char rules[64];                  /* RU as written */
     char overtime[128];              /* OT */
     double main_time;                /* TM, seconds; < 0 when absent */
+    /* Saving only: clocks[i] (i < clock_count) is written in the node of
+     * move i (NULL: no per-move clock).  Loading sets NULL and 0; read the
+     * clocks with tg_sgf_main_line_clocks. */
+    const tg_sgf_move_clock *clocks;
+    int clock_count;
 } tg_sgf_info;
 
 /* Load the first game of an SGF collection and replay its main line, at
@@ -161,6 +175,10 @@ tg_status tg_sgf_decode_real(const char *text, double *out);
  * node records no time for that colour. */
 bool tg_sgf_node_clock(const tg_sgf_node *node, tg_color color, double *time_left,
                        int *moves_left);
+/* The clocks of the moves of the main line from `root`: out[i] for move i
+ * (the i-th node holding B or W), at most max of them.  Returns the number
+ * of moves on the main line (which may exceed max). */
+int tg_sgf_main_line_clocks(const tg_sgf_node *root, tg_sgf_move_clock *out, int max);
 
 
 #endif

@@ -5,15 +5,27 @@
  * brackets and the captures beside it.  The person types a vertex, `pass`,
  * `undo`, `resign`, `score`, `help` or `quit`; the game is written as SGF
  * when it ends (or is left).
+ *
+ * Moves go through the game-control layer (control.h), which runs the clock
+ * of --time: both clocks are shown with the board, the byo-yomi calls are
+ * printed while the person thinks, and the clock alone decides a loss on
+ * time.  A timed game reads standard input with poll() so that the clock
+ * keeps running while no line comes.  An illegal move typed at the terminal
+ * is refused (the usual online behaviour, R6) whatever the ruleset's policy,
+ * so a slip of the keyboard never costs a warning.
  */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/cli_util.h"
+#include "tengen/control.h"
 #include "tengen/player.h"
 #include "tengen/score.h"
 #include "tengen/sgf.h"
@@ -26,6 +38,7 @@ typedef struct play_options {
     const char *sgf_path;
     uint64_t seed;
     int playouts;
+    tg_time_control time; /* TG_CLOCK_NONE: untimed */
 } play_options;
 
 static void play_usage(FILE *out)
@@ -44,6 +57,11 @@ static void play_usage(FILE *out)
             "  --seed N          random seed of the engine (default: from the clock)\n"
             "  --playouts N      engine playouts per move decision (default: 20 per\n"
             "                    candidate point, 400 to 6000)\n"
+            "  --time SPEC       clocks for both players (seconds): none, absolute:300,\n"
+            "                    byoyomi:600+5x30, canadian:600+25/600, periods:3600+15/600,\n"
+            "                    fischer:300+10[max600], simple:10; add ,pass to byoyomi or\n"
+            "                    simple to take an overrun of the last period as a pass\n"
+            "                    instead of a loss (default none; undo is off in timed games)\n"
             "  --help            this text\n\n"
             "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit.\n");
 }
@@ -57,12 +75,13 @@ static int parse_play_options(int argc, char **argv, play_options *o)
     o->sgf_path = NULL;
     o->seed = (uint64_t)time(NULL);
     o->playouts = 0;
+    o->time = (tg_time_control){.system = TG_CLOCK_NONE};
     int komi2 = 0;
     bool komi_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char err[128];
+        char err[400];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             play_usage(stdout);
             return 1;
@@ -101,6 +120,11 @@ static int parse_play_options(int argc, char **argv, play_options *o)
         } else if (!strcmp(a, "--playouts")) {
             if (cli_parse_int(v, 1, 1000000, &o->playouts))
                 return cli_bad_value("play", a, v);
+        } else if (!strcmp(a, "--time")) {
+            if (tg_time_control_parse(v, &o->time, err, sizeof err) != TG_OK) {
+                fprintf(stderr, "tengen play: %s\n", err);
+                return -1;
+            }
         } else {
             fprintf(stderr, "tengen play: unknown option '%s' (see tengen play --help)\n", a);
             return -1;
@@ -132,8 +156,110 @@ static void announce_score(tg_game *g, tg_rng *rng, bool final)
         tg_game_set_result(g, &score.result);
 }
 
-static void save_game(const tg_game *g, const play_options *o)
+/* ---- the session ------------------------------------------------------- */
+
+/* A byo-yomi call scheduled while the person thinks. */
+typedef struct pending_call {
+    bool set;
+    int64_t at;            /* tg_clock_now_ms() when it is due */
+    tg_byoyomi_call call;
+} pending_call;
+
+/* Standard input read with read(2), so that poll(2) sees all that is unread. */
+typedef struct line_reader {
+    char buf[1024];
+    size_t len;
+    bool eof;
+} line_reader;
+
+typedef struct play_session {
+    tg_game *g;
+    tg_control ctl;
+    const play_options *o;
+    tg_rng rng;
+    bool timed;
+    tg_sgf_move_clock *clocks; /* clocks[i]: the mover's clock after move i */
+    int clock_cap;
+    line_reader in;
+    pending_call call;
+} play_session;
+
+static const char *color_name(tg_color c) { return c == TG_BLACK ? "Black" : "White"; }
+
+static int64_t session_now(const play_session *s) { return s->timed ? tg_clock_now_ms() : 0; }
+
+static void print_clocks(const play_session *s)
 {
+    if (!s->timed)
+        return;
+    int64_t now = tg_clock_now_ms();
+    char text[2][96];
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        tg_clock_view v;
+        tg_clock_view_of(&s->ctl.clock, c, now, &v);
+        tg_clock_view_format(&v, &s->ctl.clock.tc, text[c - 1], sizeof text[0]);
+    }
+    printf("Clock: Black %s | White %s\n", text[0], text[1]);
+}
+
+static void show_position(const play_session *s)
+{
+    cli_print_board(stdout, s->g);
+    print_clocks(s);
+}
+
+/* Remember the mover's clock after the last move, for SGF BL/WL/OB/OW. */
+static void record_clock(play_session *s, tg_color mover, int64_t now)
+{
+    int index = tg_game_move_count(s->g) - 1;
+    if (!s->timed || index < 0)
+        return;
+    if (index >= s->clock_cap) {
+        int cap = s->clock_cap ? 2 * s->clock_cap : 256;
+        while (cap <= index)
+            cap *= 2;
+        tg_sgf_move_clock *bigger = realloc(s->clocks, (size_t)cap * sizeof *bigger);
+        if (!bigger)
+            return; /* the record just lacks the clock of this move */
+        memset(bigger + s->clock_cap, 0, (size_t)(cap - s->clock_cap) * sizeof *bigger);
+        s->clocks = bigger;
+        s->clock_cap = cap;
+    }
+    tg_clock_view v;
+    tg_clock_view_of(&s->ctl.clock, mover, now, &v);
+    tg_sgf_move_clock *mc = &s->clocks[index];
+    tg_clock_sgf_left(&v, &s->ctl.clock.tc, &mc->seconds, &mc->moves);
+    mc->recorded = true;
+}
+
+/* What the clock did instead of a move. */
+static void report_clock_action(tg_color color, tg_control_action action)
+{
+    if (action == TG_ACTION_TIME_LOSS)
+        printf("Time is up: %s loses on time.\n", color_name(color));
+    else if (action == TG_ACTION_OVERTIME_PASS)
+        printf("Time is up: %s's move is taken as a pass; %s has a fresh last period for the "
+               "next move.\n",
+               color_name(color), color_name(color));
+}
+
+/* Play through game control at the current time; true when the move stood. */
+static bool control_move(play_session *s, tg_color color, tg_point p)
+{
+    int64_t now = session_now(s);
+    int before = tg_game_move_count(s->g);
+    tg_control_outcome out;
+    if (tg_control_play(&s->ctl, color, p, now, &out) != TG_OK)
+        return false;
+    if (tg_game_move_count(s->g) > before)
+        record_clock(s, color, now);
+    report_clock_action(color, out.action);
+    return out.action == TG_ACTION_PLAYED;
+}
+
+static void save_game(const play_session *s)
+{
+    const play_options *o = s->o;
     char path[64];
     const char *where = o->sgf_path;
     if (!where) {
@@ -148,7 +274,14 @@ static void save_game(const tg_game *g, const play_options *o)
     info.main_time = -1;
     snprintf(o->human == TG_BLACK ? info.black : info.white, sizeof info.black, "%s", "Human");
     snprintf(o->human == TG_BLACK ? info.white : info.black, sizeof info.white, "%s", "tengen");
-    char *text = tg_sgf_save_game(g, &info);
+    if (s->timed) {
+        info.main_time = tg_time_control_sgf_tm(&o->time);
+        tg_time_control_to_sgf_ot(&o->time, info.overtime, sizeof info.overtime);
+        info.clocks = s->clocks;
+        info.clock_count = s->clock_cap < tg_game_move_count(s->g) ? s->clock_cap
+                                                                   : tg_game_move_count(s->g);
+    }
+    char *text = tg_sgf_save_game(s->g, &info);
     FILE *f = text ? fopen(where, "w") : NULL;
     if (f && fputs(text, f) >= 0 && fclose(f) == 0)
         printf("Game saved to %s\n", where);
@@ -157,34 +290,153 @@ static void save_game(const tg_game *g, const play_options *o)
     free(text);
 }
 
-static void engine_move(tg_game *g, tg_color color, const play_options *o, tg_rng *rng)
+static void engine_move(play_session *s, tg_color color)
 {
-    tg_player_options popt = {o->playouts, false};
-    tg_point p = tg_player_genmove(g, color, &popt, rng);
+    tg_player_options popt = {s->o->playouts, false};
+    tg_point p = tg_player_genmove(s->g, color, &popt, &s->rng);
     char v[8];
-    if (p == TG_RESIGN) {
-        tg_game_resign(g, color);
+    bool played = control_move(s, color, p);
+    if (p == TG_RESIGN && tg_control_phase_of(&s->ctl) == TG_PHASE_OVER
+        && tg_game_result(s->g)->kind == TG_RESULT_RESIGN) {
         printf("tengen resigns.\n");
-        return;
+    } else if (played) {
+        tg_point_to_vertex(tg_game_board(s->g), p, v);
+        printf("tengen plays %s\n", v);
     }
-    tg_game_play(g, color, p, 0);
-    tg_point_to_vertex(tg_game_board(g), p, v);
-    printf("tengen plays %s\n", v);
 }
 
-/* One line of the person's input. */
-static void handle_input(tg_game *g, const char *line, const play_options *o, tg_rng *rng, bool *quit)
+/* ---- timed input --------------------------------------------------------- */
+
+/* A whole line from the reader's buffer (or its rest at end of input),
+ * without its end of line and surrounding blanks, as cli_read_line gives. */
+static bool take_line(line_reader *r, char *line, size_t len)
 {
+    char *nl = memchr(r->buf, '\n', r->len);
+    if (!nl && !(r->eof && r->len) && r->len < sizeof r->buf)
+        return false;
+    size_t n = nl ? (size_t)(nl - r->buf) : r->len;
+    size_t consumed = nl ? n + 1 : n;
+    size_t start = 0;
+    while (start < n && (r->buf[start] == ' ' || r->buf[start] == '\t'))
+        start++;
+    while (n > start && (r->buf[n - 1] == ' ' || r->buf[n - 1] == '\t' || r->buf[n - 1] == '\r'))
+        n--;
+    size_t copy = n - start < len - 1 ? n - start : len - 1;
+    memcpy(line, r->buf + start, copy);
+    line[copy] = '\0';
+    memmove(r->buf, r->buf + consumed, r->len - consumed);
+    r->len -= consumed;
+    return true;
+}
+
+static void fill_reader(line_reader *r)
+{
+    ssize_t got = read(STDIN_FILENO, r->buf + r->len, sizeof r->buf - r->len);
+    if (got > 0)
+        r->len += (size_t)got;
+    else if (got == 0 || errno != EINTR)
+        r->eof = true;
+}
+
+static bool is_byoyomi(const tg_time_control *tc)
+{
+    return tc->system == TG_CLOCK_BYOYOMI || tc->system == TG_CLOCK_SIMPLE;
+}
+
+static int64_t earliest(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* When to wake up next: the loss (deadline + 1), the next byo-yomi call,
+ * and the end of the main time or of the period, where the calls start
+ * again. */
+static int64_t next_wake(play_session *s, tg_color color, int64_t now)
+{
+    const tg_clock *c = &s->ctl.clock;
+    int64_t deadline = tg_clock_deadline_ms(c, color);
+    int64_t wake = deadline == INT64_MAX ? INT64_MAX : deadline + 1;
+    if (!is_byoyomi(&c->tc))
+        return wake;
+    tg_clock_view v;
+    tg_clock_view_of(c, color, now, &v);
+    if (!v.in_overtime)
+        return earliest(wake, now + v.main_left_ms + 1);
+    int64_t used = c->tc.period_ms - v.period_left_ms;
+    if (!s->call.set && tg_byoyomi_next_call(c->tc.period_ms, v.periods_left == 1, used, &s->call.call)) {
+        s->call.set = true;
+        s->call.at = now + (s->call.call.at_ms - used);
+    }
+    wake = earliest(wake, now + v.period_left_ms + 1);
+    return s->call.set ? earliest(wake, s->call.at) : wake;
+}
+
+static void announce_call(play_session *s, tg_color color, int64_t now)
+{
+    if (!s->call.set || now < s->call.at)
+        return;
+    s->call.set = false;
+    if (s->call.call.count)
+        printf("\n[byo-yomi] %d\n", s->call.call.number);
+    else
+        printf("\n[byo-yomi] %d seconds\n", s->call.call.number);
+    printf("%s to move > ", color_name(color));
+    fflush(stdout);
+}
+
+typedef enum input_kind { INPUT_LINE, INPUT_END, INPUT_CLOCK } input_kind;
+
+/* A line from the person while the clock runs: the byo-yomi calls are
+ * printed as they fall due, and the clock may decide the turn first. */
+static input_kind timed_read_line(play_session *s, char *line, size_t len)
+{
+    tg_color color = s->o->human;
+    s->call.set = false;
+    for (;;) {
+        if (take_line(&s->in, line, len))
+            return INPUT_LINE;
+        if (s->in.eof)
+            return INPUT_END;
+        int64_t now = tg_clock_now_ms();
+        int64_t wait = next_wake(s, color, now) - now;
+        struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
+        int ready = poll(&pfd, 1, wait > 86400000 ? 86400000 : wait < 0 ? 0 : (int)wait);
+        if (ready > 0) {
+            fill_reader(&s->in);
+            continue;
+        }
+        now = tg_clock_now_ms();
+        announce_call(s, color, now);
+        tg_control_action action;
+        tg_control_tick(&s->ctl, now, &action);
+        if (action != TG_ACTION_PLAYED) {
+            printf("\n");
+            if (action == TG_ACTION_OVERTIME_PASS)
+                record_clock(s, color, now);
+            report_clock_action(color, action);
+            return INPUT_CLOCK;
+        }
+    }
+}
+
+/* ---- the person ---------------------------------------------------------- */
+
+/* One line of the person's input. */
+static void handle_input(play_session *s, const char *line, bool *quit)
+{
+    tg_game *g = s->g;
+    const play_options *o = s->o;
     tg_point p;
     if (!strcasecmp(line, "quit") || !strcasecmp(line, "exit")) {
         *quit = true;
     } else if (!strcasecmp(line, "help") || !strcmp(line, "?")) {
         printf("Type a vertex like D4, or: pass, undo, resign, score, quit.\n");
     } else if (!strcasecmp(line, "resign")) {
-        tg_game_resign(g, o->human);
+        tg_control_resign(&s->ctl, o->human);
     } else if (!strcasecmp(line, "score")) {
-        announce_score(g, rng, false);
+        announce_score(g, &s->rng, false);
     } else if (!strcasecmp(line, "undo")) {
+        if (s->timed) {
+            printf("Undo is not available in a timed game.\n");
+            return;
+        }
         /* take back the engine's answer and the person's move */
         int n = tg_game_to_move(g) == o->human ? 2 : 1;
         for (int i = 0; i < n; i++)
@@ -195,9 +447,71 @@ static void handle_input(tg_game *g, const char *line, const play_options *o, tg
     } else if (tg_vertex_parse(tg_game_board(g), line, &p) != TG_OK) {
         printf("'%s' is not a vertex of this board or a command (type help).\n", line);
     } else {
-        tg_status st = tg_game_play(g, o->human, p, 0);
+        tg_status st = tg_game_check(g, o->human, p, 0);
         if (st != TG_OK)
             printf("Illegal move: %s.\n", tg_status_text(st));
+        else
+            control_move(s, o->human, p);
+    }
+}
+
+/* The person's turn; false when the input ended. */
+static bool human_turn(play_session *s, bool *quit)
+{
+    char line[256];
+    show_position(s);
+    printf("%s to move > ", color_name(s->o->human));
+    fflush(stdout);
+    input_kind got = INPUT_LINE;
+    if (s->timed)
+        got = timed_read_line(s, line, sizeof line);
+    else if (!cli_read_line(stdin, line, sizeof line))
+        got = INPUT_END;
+    if (got == INPUT_END) {
+        printf("\n"); /* end of input: finish the prompt's line */
+        return false;
+    }
+    if (got == INPUT_LINE)
+        handle_input(s, line, quit);
+    return true;
+}
+
+static void announce_end(play_session *s)
+{
+    tg_game *g = s->g;
+    show_position(s);
+    if (tg_game_over(g) && tg_game_result(g)->kind == TG_RESULT_NONE) {
+        announce_score(g, &s->rng, true);
+    } else if (tg_game_over(g)) {
+        char re[32], en[96];
+        tg_result_to_sgf(tg_game_result(g), re, sizeof re);
+        tg_result_in_stones(tg_game_result(g), false, en, sizeof en);
+        printf("Result: %s — %s\n", re, en);
+    }
+}
+
+static bool place_handicap(tg_game *g, const play_options *o)
+{
+    if (!o->handicap)
+        return true;
+    tg_point pts[9];
+    int n = tg_fixed_handicap_points(tg_game_board(g), o->handicap, pts);
+    if (n == o->handicap && tg_game_place_handicap(g, pts, n) == TG_OK)
+        return true;
+    fprintf(stderr, "tengen play: %d handicap stones do not fit a %dx%d board\n", o->handicap,
+            o->size, o->size);
+    return false;
+}
+
+static void announce_start(const play_options *o)
+{
+    char rules[200], clock[200];
+    tg_rules_describe(&o->rules, rules, sizeof rules);
+    printf("tengen play: %dx%d, you are %s. Rules: %s\n", o->size, o->size,
+           o->human == TG_BLACK ? "Black (X)" : "White (O)", rules);
+    if (o->time.system != TG_CLOCK_NONE) {
+        tg_time_control_describe(&o->time, clock, sizeof clock);
+        printf("Time: %s\n", clock);
     }
 }
 
@@ -207,52 +521,34 @@ int cmd_play(int argc, char **argv)
     int r = parse_play_options(argc, argv, &o);
     if (r)
         return r > 0 ? 0 : 2;
-    tg_game *g = tg_game_new(o.size, &o.rules);
-    if (!g)
-        return 1;
-    tg_rng rng;
-    tg_rng_seed(&rng, o.seed);
-    if (o.handicap) {
-        tg_point pts[9];
-        int n = tg_fixed_handicap_points(tg_game_board(g), o.handicap, pts);
-        if (n != o.handicap || tg_game_place_handicap(g, pts, n) != TG_OK) {
-            fprintf(stderr, "tengen play: %d handicap stones do not fit a %dx%d board\n", o.handicap,
-                    o.size, o.size);
-            tg_game_free(g);
-            return 2;
-        }
+    play_session *s = calloc(1, sizeof *s);
+    tg_game *g = s ? tg_game_new(o.size, &o.rules) : NULL;
+    if (!g || !place_handicap(g, &o)) {
+        tg_game_free(g);
+        free(s);
+        return g ? 2 : 1;
     }
-    char rules[200];
-    tg_rules_describe(&o.rules, rules, sizeof rules);
-    printf("tengen play: %dx%d, you are %s. Rules: %s\n", o.size, o.size,
-           o.human == TG_BLACK ? "Black (X)" : "White (O)", rules);
+    s->g = g;
+    s->o = &o;
+    s->timed = o.time.system != TG_CLOCK_NONE;
+    tg_rng_seed(&s->rng, o.seed);
+    tg_control_init(&s->ctl, g);
+    announce_start(&o);
+    if (s->timed) {
+        tg_control_set_clock(&s->ctl, &o.time, 0);
+        tg_control_start_clock(&s->ctl, tg_clock_now_ms());
+    }
     bool quit = false;
-    char line[256];
     while (!quit && !tg_game_over(g)) {
-        if (tg_game_to_move(g) != o.human) {
-            engine_move(g, tg_game_to_move(g), &o, &rng);
-            continue;
-        }
-        cli_print_board(stdout, g);
-        printf("%s to move > ", o.human == TG_BLACK ? "Black" : "White");
-        fflush(stdout);
-        if (!cli_read_line(stdin, line, sizeof line)) {
-            printf("\n"); /* end of input: finish the prompt's line */
-            quit = true;
+        if (tg_game_to_move(g) != o.human)
+            engine_move(s, tg_game_to_move(g));
+        else if (!human_turn(s, &quit))
             break;
-        }
-        handle_input(g, line, &o, &rng, &quit);
     }
-    cli_print_board(stdout, g);
-    if (tg_game_over(g) && tg_game_result(g)->kind == TG_RESULT_NONE)
-        announce_score(g, &rng, true);
-    else if (tg_game_over(g)) {
-        char re[32], en[96];
-        tg_result_to_sgf(tg_game_result(g), re, sizeof re);
-        tg_result_in_stones(tg_game_result(g), false, en, sizeof en);
-        printf("Result: %s — %s\n", re, en);
-    }
-    save_game(g, &o);
+    announce_end(s);
+    save_game(s);
     tg_game_free(g);
+    free(s->clocks);
+    free(s);
     return 0;
 }

@@ -252,6 +252,26 @@ static void read_info(const tg_sgf_node *root, tg_sgf_info *info)
     const char *tm = tg_sgf_property_text(root, "TM");
     if (!tm || tg_sgf_decode_real(tm, &info->main_time) != TG_OK || info->main_time < 0)
         info->main_time = -1;
+    info->clocks = NULL; /* an output info may be saved again: never leave a stray pointer */
+    info->clock_count = 0;
+}
+
+int tg_sgf_main_line_clocks(const tg_sgf_node *root, tg_sgf_move_clock *out, int max)
+{
+    int moves = 0;
+    for (const tg_sgf_node *node = root; node; node = node->child) {
+        tg_color mover = tg_sgf_property_find(node, "B") ? TG_BLACK
+                       : tg_sgf_property_find(node, "W") ? TG_WHITE
+                                                         : TG_EMPTY;
+        if (mover == TG_EMPTY)
+            continue;
+        if (moves < max) {
+            tg_sgf_move_clock *mc = &out[moves];
+            mc->recorded = tg_sgf_node_clock(node, mover, &mc->seconds, &mc->moves);
+        }
+        moves++;
+    }
+    return moves;
 }
 
 /* ---- entry points ----------------------------------------------------- */

@@ -19,6 +19,7 @@
 typedef struct builder {
     tg_sgf_tree *tree;
     const tg_game *game;
+    const tg_sgf_info *info;   /* may be NULL */
     const tg_board *board;
     tg_status status;          /* the first failure, if any */
     int next_setup;            /* index of the first setup not yet written */
@@ -157,6 +158,28 @@ static void add_player(builder *bd, tg_sgf_node *last, bool last_has_move)
 
 /* ---- the moves -------------------------------------------------------- */
 
+/* BL/WL and OB/OW of move i, when the caller recorded them.  Seconds are
+ * written with at most three decimals (the clock counts milliseconds). */
+static void add_move_clock(builder *bd, tg_sgf_node *node, int i, tg_color mover)
+{
+    const tg_sgf_info *info = bd->info;
+    if (!info || !info->clocks || i >= info->clock_count || !info->clocks[i].recorded)
+        return;
+    const tg_sgf_move_clock *mc = &info->clocks[i];
+    char text[40];
+    snprintf(text, sizeof text, "%.3f", mc->seconds > 0 ? mc->seconds : 0.0);
+    size_t n = strlen(text);
+    while (text[n - 1] == '0')
+        text[--n] = '\0';
+    if (text[n - 1] == '.')
+        text[n - 1] = '\0';
+    add(bd, node, mover == TG_BLACK ? "BL" : "WL", text);
+    if (mc->moves >= 0) {
+        snprintf(text, sizeof text, "%d", mc->moves);
+        add(bd, node, mover == TG_BLACK ? "OB" : "OW", text);
+    }
+}
+
 static void add_moves(builder *bd, tg_sgf_node *node)
 {
     const tg_game *g = bd->game;
@@ -167,6 +190,7 @@ static void add_moves(builder *bd, tg_sgf_node *node)
         if (!node)
             return;
         add_point(bd, node, move->color == TG_BLACK ? "B" : "W", move->point);
+        add_move_clock(bd, node, i, move->color);
         last_has_move = true;
         const tg_setup *s = tg_game_setup_at(g, bd->next_setup);
         if (s && s->before_move == i + 1) {
@@ -187,6 +211,7 @@ tg_sgf_tree *tg_sgf_tree_from_game(const tg_game *g, const tg_sgf_info *info)
         return NULL;
     bd->tree = tg_sgf_tree_new();
     bd->game = g;
+    bd->info = info;
     bd->board = tg_game_board(g);
     tg_sgf_node *root = bd->tree ? add_node(bd, NULL) : NULL;
     if (root) {

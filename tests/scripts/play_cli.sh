@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # play_cli.sh — `tengen play` driven as a person would drive it, through
 # standard input: moves, an illegal move, undo, score, pass, resign; the
-# board on screen and the SGF it saves.  Also `tengen bench`'s output
+# board on screen and the SGF it saves; the clocks of --time (display,
+# byo-yomi calls, loss on time, the overtime pass, TM/OT/BL/WL in the SGF:
+# two of these wait for a 1-2 s clock to run out).  Also `tengen bench`'s output
 # format (names and units only: tests never time things).
 set -uo pipefail
 
@@ -65,8 +67,38 @@ check "game counted" "Result:" "$work/h.txt"
 printf 'D4\n' | "$tengen" play --size 5 --seed 1 --playouts 50 --sgf "$work/eof.sgf" >"$work/eof.txt" 2>&1
 check "end of input saves" "Game saved to" "$work/eof.txt"
 
+# A timed game: both clocks with the board, undo refused, the clock in the SGF.
+printf 'E5\nundo\nD4\nresign\n' |
+    "$tengen" play --size 9 --seed 7 --playouts 100 --time byoyomi:600+5x30 --sgf "$work/t.sgf" >"$work/t.txt" 2>&1
+check "time control announced" "Time: 600 s + 5 x 30 s byo-yomi" "$work/t.txt"
+check "clocks shown" "Clock: Black 10:00 + 5x0:30 | White 10:00 + 5x0:30" "$work/t.txt"
+check "undo refused when timed" "Undo is not available in a timed game." "$work/t.txt"
+check "SGF TM" "TM[600]" "$work/t.sgf"
+check "SGF OT" "OT[5x30 byo-yomi]" "$work/t.sgf"
+check "SGF BL" ";B[ee]BL[" "$work/t.sgf"
+check "SGF WL" "WL[" "$work/t.sgf"
+check_not "untimed game has no TM" "TM[" "$work/game.sgf"
+
+# Nobody types: the last 2 s period is counted down and lost.
+(sleep 3; printf 'E5\n') |
+    "$tengen" play --size 9 --seed 7 --playouts 100 --time byoyomi:0+1x2 --sgf "$work/loss.sgf" >"$work/loss.txt" 2>&1
+check "byo-yomi count 9" "[byo-yomi] 9" "$work/loss.txt"
+check "byo-yomi count 10" "[byo-yomi] 10" "$work/loss.txt"
+check "loss on time" "Time is up: Black loses on time." "$work/loss.txt"
+check "result on time" "Result: W+T" "$work/loss.txt"
+check "SGF result on time" "RE[W+T]" "$work/loss.sgf"
+check_not "no move after the loss" ";B[ee]" "$work/loss.sgf"
+
+# With ,pass an overrun of the last period is a pass and the game goes on.
+(sleep 1.6; printf 'resign\n') |
+    "$tengen" play --size 9 --seed 7 --playouts 100 --time simple:1,pass --sgf "$work/pass.sgf" >"$work/pass.txt" 2>&1
+check "overtime pass" "Time is up: Black's move is taken as a pass" "$work/pass.txt"
+check "SGF overtime pass" ";B[]BL[1]" "$work/pass.sgf"
+check "SGF OT with pass" "OT[1 simple pass]" "$work/pass.sgf"
+
 # Bad options are refused with status 2.
-for bad in "--size 1" "--size 26" "--color red" "--handicap 1" "--komi 7.25" "--rules nonsense" "--frobnicate x"; do
+for bad in "--size 1" "--size 26" "--color red" "--handicap 1" "--komi 7.25" "--rules nonsense" "--frobnicate x" \
+    "--time hourglass:5" "--time byoyomi:600" "--time canadian:600+25/600,pass"; do
     # shellcheck disable=SC2086
     "$tengen" play $bad </dev/null >/dev/null 2>&1
     st=$?
