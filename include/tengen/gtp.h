@@ -15,6 +15,9 @@
  *
  * Files (loadsgf, printsgf FILE) are reached only through the callbacks in
  * tg_gtp_options, so an engine without them touches no file.
+ *
+ * The front end may add commands of its own (tg_gtp_extension), which can
+ * answer while they run: `tengen gtp` streams lz-analyze this way.
  */
 #ifndef TENGEN_GTP_H
 #define TENGEN_GTP_H
@@ -32,6 +35,61 @@ typedef tg_status (*tg_gtp_write_fn)(void *ctx, const char *path, const char *da
 /* Receives one complete answer (tg_gtp_feed). */
 typedef void (*tg_gtp_answer_fn)(void *ctx, const char *text, size_t len);
 
+typedef struct tg_gtp_clock tg_gtp_clock;
+
+/* The move generator behind genmove, reg_genmove and kgs-genmove_cleanup,
+ * supplied by the front end (the tree search for `tengen gtp`).  With no
+ * genmove the baseline player (player.h) answers. */
+typedef struct tg_gtp_player {
+    void *ctx;
+    /* A move for color in g: a legal point, TG_PASS or TG_RESIGN.  clock
+     * holds the time settings and what time_left last said. */
+    tg_point (*genmove)(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+                        bool cleanup);
+    /* Dead stones for final_score and final_status_list (dead[p] = 1);
+     * NULL: the ownership estimate of score.h decides. */
+    void (*dead_stones)(void *ctx, const tg_game *g, uint8_t *dead);
+} tg_gtp_player;
+
+typedef struct tg_gtp tg_gtp;
+
+/* ---- Commands added by the front end ------------------------------------ */
+
+/* The answer of a front-end command while it is being written. */
+typedef struct tg_gtp_reply tg_gtp_reply;
+
+/* A command the front end adds to the engine (the analysis commands of
+ * `tengen gtp`): listed by list_commands and known_command after the
+ * engine's own, which it cannot replace.  run gets the arguments after the
+ * name (their count already checked against min_args..max_args), writes
+ * its answer with tg_gtp_reply_printf and returns true, or returns
+ * tg_gtp_reply_fail(reply, message). */
+typedef struct tg_gtp_extension {
+    const char *name;
+    int min_args, max_args;
+    bool (*run)(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply);
+} tg_gtp_extension;
+
+/* Append to the answer's text. */
+void tg_gtp_reply_printf(tg_gtp_reply *reply, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Send the text written so far now, for commands that answer while they
+ * run (lz-analyze).  The first flush makes the answer a success whose
+ * header "=id" stands on a line of its own, every line of text following
+ * it; under tg_gtp_feed each flush goes to `emit` at once (under
+ * tg_gtp_execute the parts make up one answer), and the closing empty line
+ * follows when the command returns.  A failure after a flush ends the
+ * answer with the message as its last line. */
+void tg_gtp_reply_flush(tg_gtp_reply *reply);
+
+/* Make the answer an error with this message (unless already flushed);
+ * returns false, for `return tg_gtp_reply_fail(reply, "...")`. */
+bool tg_gtp_reply_fail(tg_gtp_reply *reply, const char *message);
+
 typedef struct tg_gtp_options {
     int size;                    /* initial board size, 2..25 */
     tg_rules rules;              /* initial rules, komi included */
@@ -40,12 +98,14 @@ typedef struct tg_gtp_options {
     tg_gtp_read_fn read_file;    /* NULL: loadsgf answers "cannot load file" */
     tg_gtp_write_fn write_file;  /* NULL: printsgf FILE answers "cannot save file" */
     void *file_ctx;              /* passed to both */
+    tg_gtp_player player;        /* zeroed: the baseline player */
+    const tg_gtp_extension *extensions; /* the front end's own commands */
+    int extension_count;
+    void *extension_ctx;         /* passed to their run */
 } tg_gtp_options;
 
 /* 19x19, Chinese rules, seed 1, default playouts, no file access. */
 void tg_gtp_options_default(tg_gtp_options *opt);
-
-typedef struct tg_gtp tg_gtp;
 
 /* NULL when out of memory or the options are invalid (size not 2..25). */
 tg_gtp *tg_gtp_new(const tg_gtp_options *opt);
@@ -82,7 +142,7 @@ typedef enum tg_time_system {
     TG_TIME_CANADIAN       /* main time, then `stones` moves within each period_time */
 } tg_time_system;
 
-typedef struct tg_gtp_clock {
+struct tg_gtp_clock {
     tg_time_system system;
     double main_time;       /* seconds */
     double period_time;     /* seconds */
@@ -91,7 +151,7 @@ typedef struct tg_gtp_clock {
     /* From time_left, indexed by TG_BLACK / TG_WHITE; time_left[c] < 0 until told. */
     double time_left[3];
     int stones_left[3];     /* moves left in the current byo-yomi period; 0 in main time */
-} tg_gtp_clock;
+};
 
 /* The time settings and what the controller last said is left. */
 const tg_gtp_clock *tg_gtp_clock_of(const tg_gtp *gtp);

@@ -47,25 +47,27 @@ void gtp_text_append(gtp_text *t, const char *s, size_t n)
 
 void gtp_text_puts(gtp_text *t, const char *s) { gtp_text_append(t, s, strlen(s)); }
 
-void gtp_text_printf(gtp_text *t, const char *fmt, ...)
+void gtp_text_vprintf(gtp_text *t, const char *fmt, va_list ap)
 {
     char small[256];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= 0 && (size_t)n < sizeof small) {
+        gtp_text_append(t, small, (size_t)n);
+    } else if (n >= 0 && text_reserve(t, (size_t)n)) {
+        vsnprintf(t->data + t->len, (size_t)n + 1, fmt, again);
+        t->len += (size_t)n;
+    }
+    va_end(again);
+}
+
+void gtp_text_printf(gtp_text *t, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    gtp_text_vprintf(t, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof small) {
-        gtp_text_append(t, small, (size_t)n);
-        return;
-    }
-    if (!text_reserve(t, (size_t)n))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(t->data + t->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
 }
 
 void gtp_text_clear(gtp_text *t)
@@ -98,7 +100,7 @@ static void clock_reset(tg_gtp_clock *clock)
 
 tg_gtp *tg_gtp_new(const tg_gtp_options *opt)
 {
-    if (opt->size < TG_MIN_SIZE || opt->size > TG_MAX_SIZE || opt->playouts < 0)
+    if (opt->size < TG_MIN_SIZE || opt->size > TG_MAX_SIZE || opt->playouts < 0 || opt->extension_count < 0)
         return NULL;
     tg_gtp *e = calloc(1, sizeof *e);
     if (!e)
@@ -114,6 +116,10 @@ tg_gtp *tg_gtp_new(const tg_gtp_options *opt)
     e->read_file = opt->read_file;
     e->write_file = opt->write_file;
     e->file_ctx = opt->file_ctx;
+    e->player = opt->player;
+    e->extensions = opt->extensions;
+    e->extension_count = opt->extensions ? opt->extension_count : 0;
+    e->extension_ctx = opt->extension_ctx;
     clock_reset(&e->clock);
     return e;
 }
@@ -168,26 +174,40 @@ int gtp_fail(tg_gtp *e, const char *message)
 
 /* ---- Answers ------------------------------------------------------------ */
 
-/* The body made safe to send: no control characters but single LFs, no
- * empty line inside (it would end the answer early), no trailing LF. */
-static void append_body(gtp_text *out, const char *s, size_t n)
+/* Text made safe to send: no control characters but single LFs, and no
+ * empty line (it would end the answer early).  *after_newline says whether
+ * the text already sent ends a line (a streamed answer is sent in parts),
+ * and is updated. */
+static void append_clean(gtp_text *out, const char *s, size_t n, bool *after_newline)
 {
-    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
-        n--;
-    bool after_newline = false;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         if (c == '\n') {
-            if (after_newline)
+            if (*after_newline)
                 continue;
-            after_newline = true;
+            *after_newline = true;
         } else {
-            after_newline = false;
+            *after_newline = false;
             if ((unsigned char)c < 0x20 || c == 0x7f)
                 c = ' ';
         }
         gtp_text_append(out, &c, 1);
     }
+}
+
+/* Length of s without its trailing spaces and LFs. */
+static size_t trimmed_length(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
+        n--;
+    return n;
+}
+
+/* The body of a one-part answer: clean, with no trailing LF. */
+static void append_body(gtp_text *out, const char *s, size_t n)
+{
+    bool after_newline = false;
+    append_clean(out, s, trimmed_length(s, n), &after_newline);
 }
 
 static void compose_answer(tg_gtp *e, const char *id, size_t id_len, bool error,
@@ -211,6 +231,68 @@ static void compose_answer(tg_gtp *e, const char *id, size_t id_len, bool error,
         return;
     }
     *out = (tg_gtp_answer){.text = a->data, .len = a->len, .error = error || out_of_memory};
+}
+
+/* ---- Answers of front-end commands ------------------------------------ */
+
+void tg_gtp_reply_printf(tg_gtp_reply *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gtp_text_vprintf(&r->engine->body, fmt, ap);
+    va_end(ap);
+}
+
+bool tg_gtp_reply_fail(tg_gtp_reply *r, const char *message)
+{
+    gtp_fail(r->engine, message);
+    return false;
+}
+
+void tg_gtp_reply_flush(tg_gtp_reply *r)
+{
+    tg_gtp *e = r->engine;
+    gtp_text *a = &e->answer;
+    if (!r->streaming) {
+        gtp_text_clear(a);
+        gtp_text_append(a, "=", 1);
+        gtp_text_append(a, r->id, r->id_len);
+        gtp_text_append(a, "\n", 1);
+        r->streaming = r->after_newline = true;
+    }
+    append_clean(a, e->body.data, e->body.len, &r->after_newline);
+    gtp_text_clear(&e->body);
+    if (r->emit) {
+        if (!a->failed) /* a part lost to a failed allocation is skipped */
+            r->emit(r->emit_ctx, a->data, a->len);
+        gtp_text_clear(a);
+    }
+}
+
+/* The end of a streamed answer: the text not yet sent (or the message of
+ * a failure) and the empty line.  Under tg_gtp_execute the parts sent
+ * before are still in e->answer, so the answer is whole. */
+static void close_stream(tg_gtp *e, bool failed, tg_gtp_answer *out)
+{
+    tg_gtp_reply *r = &e->reply;
+    gtp_text *a = &e->answer;
+    if (failed && !r->after_newline) /* the message gets a line of its own */
+        append_clean(a, "\n", 1, &r->after_newline);
+    append_clean(a, e->body.data, trimmed_length(e->body.data, e->body.len), &r->after_newline);
+    gtp_text_puts(a, r->after_newline ? "\n" : "\n\n");
+    if (a->failed && r->emit) {
+        /* what was sent stays in step: end its line, then the answer */
+        static const char tail[] = "\n\n";
+        size_t skip = r->after_newline ? 1 : 0;
+        *out = (tg_gtp_answer){.text = tail + skip, .len = sizeof tail - 1 - skip};
+        return;
+    }
+    if (a->failed) {
+        static const char fallback[] = "? out of memory\n\n";
+        *out = (tg_gtp_answer){.text = fallback, .len = sizeof fallback - 1, .error = true};
+        return;
+    }
+    *out = (tg_gtp_answer){.text = a->data, .len = a->len};
 }
 
 /* Length of the command id at the start of a line: digits followed by a
@@ -255,12 +337,16 @@ static int run_command(tg_gtp *e, char *text)
     if (argc == 0)
         return gtp_fail(e, "unknown command");
     const gtp_command *cmd = gtp_find_command(e->argv[0]);
-    if (!cmd)
+    const tg_gtp_extension *ext = cmd ? NULL : gtp_find_extension(e, e->argv[0]);
+    if (!cmd && !ext)
         return gtp_fail(e, "unknown command");
     int nargs = argc - 1;
-    if (nargs < cmd->min_args || nargs > cmd->max_args)
+    int min_args = cmd ? cmd->min_args : ext->min_args, max_args = cmd ? cmd->max_args : ext->max_args;
+    if (nargs < min_args || nargs > max_args)
         return gtp_fail(e, "syntax error");
-    return cmd->run(e, nargs, e->argv + 1);
+    if (cmd)
+        return cmd->run(e, nargs, e->argv + 1);
+    return ext->run(e->extension_ctx, e, nargs, e->argv + 1, &e->reply) ? 0 : -1;
 }
 
 /* Answer the assembled line (or nothing for an empty one) and reset it. */
@@ -271,6 +357,8 @@ static bool finish_line(tg_gtp *e, tg_gtp_answer *out)
     line->text[line->len] = '\0';
     gtp_text_clear(&e->body);
     *out = (tg_gtp_answer){0};
+    e->reply = (tg_gtp_reply){.engine = e, .id = line->text, .id_len = id_len, .emit = e->emit,
+                              .emit_ctx = e->emit_ctx};
     bool answered = line->len > 0 || line->has_nul || line->overlong;
     int status = 0;
     if (line->has_nul)
@@ -280,7 +368,9 @@ static bool finish_line(tg_gtp *e, tg_gtp_answer *out)
     else if (answered)
         status = run_command(e, line->text + id_len + (line->text[id_len] == ' '));
     /* the id is still intact: arguments are split after it */
-    if (answered)
+    if (answered && e->reply.streaming)
+        close_stream(e, status != 0, out);
+    else if (answered)
         compose_answer(e, line->text, id_len, status != 0, out);
     line_reset(line);
     return e->quit;
@@ -320,6 +410,7 @@ bool tg_gtp_execute(tg_gtp *e, const char *text, size_t len, tg_gtp_answer *answ
 {
     e->quit = false;
     line_reset(&e->line);
+    e->emit = NULL;
     for (size_t i = 0; i < len; i++)
         push_byte(&e->line, (unsigned char)text[i]);
     return finish_line(e, answer);
@@ -329,7 +420,10 @@ bool tg_gtp_execute(tg_gtp *e, const char *text, size_t len, tg_gtp_answer *answ
 static void answer_line(tg_gtp *e, tg_gtp_answer_fn emit, void *ctx)
 {
     tg_gtp_answer answer;
+    e->emit = emit; /* for the flushes of a streaming command */
+    e->emit_ctx = ctx;
     finish_line(e, &answer);
+    e->emit = NULL;
     if (answer.text)
         emit(ctx, answer.text, answer.len);
 }

@@ -1,8 +1,9 @@
 /*
  * gtp_commands.c — the table of every command tengen answers, the
  * protocol commands that only talk about the engine (protocol_version,
- * name, version, known_command, list_commands, quit), and the parsing of
- * the argument types GTP defines (colour, vertex, integer).
+ * name, version, known_command, list_commands, quit), the lookup of the
+ * commands the front end adds, and the parsing of the argument types GTP
+ * defines (colour, vertex, integer).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -68,6 +69,14 @@ const gtp_command *gtp_find_command(const char *name)
     return NULL;
 }
 
+const tg_gtp_extension *gtp_find_extension(const tg_gtp *e, const char *name)
+{
+    for (int i = 0; i < e->extension_count; i++)
+        if (!strcmp(e->extensions[i].name, name))
+            return &e->extensions[i];
+    return NULL;
+}
+
 /* ---- Protocol commands -------------------------------------------------- */
 
 static int cmd_protocol_version(tg_gtp *e, int argc, char **argv)
@@ -94,7 +103,8 @@ static int cmd_version(tg_gtp *e, int argc, char **argv)
 static int cmd_known_command(tg_gtp *e, int argc, char **argv)
 {
     (void)argc;
-    gtp_text_puts(&e->body, gtp_find_command(argv[0]) ? "true" : "false");
+    bool known = gtp_find_command(argv[0]) || gtp_find_extension(e, argv[0]);
+    gtp_text_puts(&e->body, known ? "true" : "false");
     return 0;
 }
 
@@ -103,6 +113,9 @@ static int cmd_list_commands(tg_gtp *e, int argc, char **argv)
     (void)argc, (void)argv;
     for (size_t i = 0; i < NCOMMANDS; i++)
         gtp_text_printf(&e->body, "%s%s", i ? "\n" : "", commands[i].name);
+    for (int i = 0; i < e->extension_count; i++)
+        if (!gtp_find_command(e->extensions[i].name))
+            gtp_text_printf(&e->body, "\n%s", e->extensions[i].name);
     return 0;
 }
 

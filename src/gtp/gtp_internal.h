@@ -5,12 +5,15 @@
  *
  *   gtp.c          the engine object, line preprocessing, dispatch, answers
  *   gtp_commands.c the command table and the protocol commands (name, ...)
+ *                  and the front end's commands (tg_gtp_extension)
  *   gtp_setup.c    board size, komi, rules, handicap, time settings
  *   gtp_play.c     play, genmove and its variants, undo, is_legal
  *   gtp_report.c   showboard, stones, captures, scoring, SGF files
  */
 #ifndef TENGEN_GTP_INTERNAL_H
 #define TENGEN_GTP_INTERNAL_H
+
+#include <stdarg.h>
 
 #include "tengen/gtp.h"
 #include "tengen/player.h"
@@ -24,6 +27,7 @@ typedef struct gtp_text {
 } gtp_text;
 
 void gtp_text_append(gtp_text *t, const char *s, size_t n);
+void gtp_text_vprintf(gtp_text *t, const char *fmt, va_list ap);
 void gtp_text_puts(gtp_text *t, const char *s);
 void gtp_text_printf(gtp_text *t, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -45,6 +49,18 @@ typedef struct gtp_line {
 
 #define GTP_MAX_ARGS 1024
 
+/* The answer of a front-end command (tg_gtp_reply_flush): where it goes
+ * while the line is being answered, and how much has gone. */
+struct tg_gtp_reply {
+    tg_gtp *engine;
+    const char *id;           /* the line's id, id_len characters */
+    size_t id_len;
+    tg_gtp_answer_fn emit;    /* NULL under tg_gtp_execute: flushes collect */
+    void *emit_ctx;
+    bool streaming;           /* flushed: the header "=id" line has been written */
+    bool after_newline;       /* the text sent so far ends a line */
+};
+
 struct tg_gtp {
     tg_game *game;
     uint64_t seed;
@@ -53,12 +69,19 @@ struct tg_gtp {
     tg_gtp_read_fn read_file;
     tg_gtp_write_fn write_file;
     void *file_ctx;
+    tg_gtp_player player;
+    const tg_gtp_extension *extensions;
+    int extension_count;
+    void *extension_ctx;
     tg_gtp_clock clock;
     bool quit;
     gtp_line line;
     gtp_text body;      /* the answer's text, written by the handler */
     gtp_text answer;    /* the whole answer, as sent */
     char *argv[GTP_MAX_ARGS];
+    tg_gtp_reply reply;       /* of the front-end command running, if any */
+    tg_gtp_answer_fn emit;    /* tg_gtp_feed's, while it runs */
+    void *emit_ctx;
 };
 
 /* A command handler gets the arguments after the command name, writes its
@@ -73,6 +96,8 @@ typedef struct gtp_command {
 
 /* Look a command up by name (NULL when unknown). */
 const gtp_command *gtp_find_command(const char *name);
+/* A front-end command by name (NULL when there is none). */
+const tg_gtp_extension *gtp_find_extension(const tg_gtp *e, const char *name);
 
 /* Replace the answer body by an error message; returns -1. */
 int gtp_fail(tg_gtp *e, const char *message);

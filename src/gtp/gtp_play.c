@@ -47,8 +47,15 @@ static int generate_move(tg_gtp *e, const char *color_arg, bool cleanup, bool pl
         gtp_text_puts(&e->body, "pass");
         return 0;
     }
-    tg_player_options options = {.playouts = e->playouts, .cleanup = cleanup};
-    tg_point move = tg_player_genmove(g, color, &options, &e->rng);
+    tg_point move;
+    if (e->player.genmove) {
+        move = e->player.genmove(e->player.ctx, g, color, &e->clock, cleanup);
+    } else {
+        tg_player_options options = {.playouts = e->playouts, .cleanup = cleanup};
+        move = tg_player_genmove(g, color, &options, &e->rng);
+    }
+    if (move != TG_RESIGN && move != TG_PASS && tg_game_check(g, color, move, TG_PLAY_ANY_ORDER) != TG_OK)
+        move = TG_PASS; /* never answer an illegal move, whatever the player says */
     if (move == TG_RESIGN) {
         gtp_drop_game(e, g);
         gtp_text_puts(&e->body, "resign");

@@ -76,6 +76,10 @@ static void find_dead_stones(const tg_gtp *e, uint8_t *dead)
         return;
     tg_rng rng;
     tg_rng_seed(&rng, e->seed ^ tg_game_hash(g));
+    if (e->player.dead_stones) {
+        e->player.dead_stones(e->player.ctx, g, dead);
+        return;
+    }
     int playouts = e->playouts > 0 ? e->playouts : GTP_SCORE_PLAYOUTS;
     tg_estimate_dead(tg_game_board(g), tg_game_to_move(g), rules, playouts, &rng, dead);
 }

@@ -1,0 +1,101 @@
+/*
+ * search.h — the Monte-Carlo tree search behind `genmove`: UCT with RAVE
+ * (all-moves-as-first) statistics, priors from 3x3 shapes and tactics, a
+ * MoGo-style playout policy, tree parallelism with virtual loss, a tree of
+ * bounded memory kept from one move to the next, and time management.
+ *
+ * A tg_search is created once (per engine) and asked for moves on the
+ * positions of a game; it keeps the part of its tree that the game's new
+ * moves lead to.  All of its functions are for one controlling thread,
+ * except tg_search_stop, which any thread may call.
+ */
+#ifndef TENGEN_SEARCH_H
+#define TENGEN_SEARCH_H
+
+#include "game.h"
+#include "gtp.h"
+
+typedef struct tg_search_options {
+    int threads;              /* search threads, 1..64 */
+    size_t max_memory;        /* bytes the tree may use (at least 1 MiB) */
+    double resign_threshold;  /* resign below this winrate (0: never) */
+    uint64_t seed;
+    bool reuse_tree;          /* keep the subtree of the new position */
+} tg_search_options;
+
+/* 1 thread, 256 MiB, resign below 10%, seed 1, tree reuse on. */
+void tg_search_options_default(tg_search_options *opt);
+
+typedef struct tg_search tg_search;
+
+/* NULL when out of memory or the options are out of range. */
+tg_search *tg_search_new(const tg_search_options *opt);
+void tg_search_free(tg_search *s);
+
+/* How much to search for one decision; the first limit reached stops it. */
+typedef struct tg_search_limits {
+    int playouts;             /* 0: no playout limit */
+    double seconds;           /* planned time (0: none) */
+    double max_seconds;       /* hard limit a difficult move may stretch to (>= seconds) */
+} tg_search_limits;
+
+/* One candidate at the root, for analysis (lz-analyze, kata-analyze). */
+typedef struct tg_search_candidate {
+    tg_point move;
+    int visits;
+    double winrate;           /* for the side to move, 0..1 */
+    double prior;             /* the prior's winrate */
+    double score_lead;        /* mean final margin for the side to move, in points */
+    int pv_length;
+    tg_point pv[24];          /* principal variation, starting with move */
+} tg_search_candidate;
+
+typedef struct tg_search_report {
+    int playouts;             /* in this decision, threads together */
+    double seconds;
+    double winrate;           /* of the best candidate, for the side to move */
+    int candidate_count;
+    tg_search_candidate candidates[32]; /* by visits, best first */
+} tg_search_report;
+
+/* Called by the controlling thread about every interval (see
+ * tg_search_run) while it searches; return false to stop early. */
+typedef bool (*tg_search_progress_fn)(void *ctx, const tg_search_report *report);
+
+/* Search the position of g (which is not changed) for `color` and return
+ * the move to play: a point legal under g's rules, TG_PASS or TG_RESIGN.
+ * In cleanup mode (kgs-genmove_cleanup) it does not pass while enemy stones
+ * it owns by the search's count are left on the board. */
+tg_point tg_search_genmove(tg_search *s, const tg_game *g, tg_color color,
+                           const tg_search_limits *limits, bool cleanup);
+
+/* The same search for analysis: runs until the limits (or until
+ * tg_search_stop, or the callback says stop), reporting every
+ * interval_seconds; returns the best move. */
+tg_point tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                       double interval_seconds, tg_search_progress_fn progress, void *ctx);
+
+/* Ask a running search to stop soon (thread-safe, async-signal-safe). */
+void tg_search_stop(tg_search *s);
+
+/* The last search's report, and its ownership map: for every point,
+ * -1 (White's) .. +1 (Black's) from the ends of its playouts.  Both stay
+ * valid until the next search. */
+const tg_search_report *tg_search_last_report(const tg_search *s);
+const float *tg_search_ownership(const tg_search *s);
+
+/* Dead stones by the last search's ownership (dead[p] = 1 for a stone the
+ * opponent owns in most playouts). */
+void tg_search_dead_stones(const tg_search *s, const tg_board *b, uint8_t *dead);
+
+/* The time to spend on the next move of `color` from the GTP clock (time
+ * settings and time_left), keeping lag_seconds in reserve for the lag
+ * between the controller's clock and ours.  Sets limits->seconds and
+ * max_seconds; false (and nothing set) when there is no time limit. */
+bool tg_search_time_plan(const tg_gtp_clock *clock, tg_color color, const tg_board *b, double lag_seconds,
+                         tg_search_limits *limits);
+
+/* Forget the tree (new game, changed rules). */
+void tg_search_clear(tg_search *s);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * gtp_player.c — connects the tree search (tengen/search.h) to the GTP
+ * engine (tengen/gtp.h): genmove asks the search with limits taken from,
+ * in order, --playouts and --time-per-move, the GTP clock (time_settings,
+ * kgs-time_settings, time_left), or the defaults; the dead stones of
+ * final_score and final_status_list come from a search's ownership map.
+ */
+#include <string.h>
+
+#include "cli/gtp_player.h"
+#include "tengen/score.h"
+
+#define DEFAULT_PLAYOUTS 10000
+#define DEFAULT_SECONDS 10.0
+#define SCORE_PLAYOUTS 2000
+
+void gtp_player_config_default(gtp_player_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    tg_search_options_default(&cfg->search);
+    cfg->lag = 0.3;
+}
+
+static tg_search_limits limits_for(const gtp_player *p, const tg_game *g, tg_color color,
+                                   const tg_gtp_clock *clock)
+{
+    tg_search_limits l = {0};
+    l.playouts = p->cfg.playouts;
+    if (p->cfg.time_per_move > 0) {
+        l.seconds = l.max_seconds = p->cfg.time_per_move;
+    } else if (!tg_search_time_plan(clock, color, tg_game_board(g), p->cfg.lag, &l) && l.playouts == 0) {
+        l.playouts = DEFAULT_PLAYOUTS;
+        l.seconds = l.max_seconds = DEFAULT_SECONDS;
+    }
+    return l;
+}
+
+static tg_point genmove(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock, bool cleanup)
+{
+    gtp_player *p = ctx;
+    tg_search_limits l = limits_for(p, g, color, clock);
+    return tg_search_genmove(p->search, g, color, &l, cleanup);
+}
+
+/* The dead stones by a search of the position for the side to move (the
+ * ownership of its playouts), unless the rules keep every stone. */
+static void dead_stones(void *ctx, const tg_game *g, uint8_t *dead)
+{
+    gtp_player *p = ctx;
+    memset(dead, 0, TG_MAX_POINTS);
+    if (!tg_game_rules(g)->dead_removed)
+        return;
+    tg_search_limits l = {.playouts = p->cfg.playouts > 0 ? p->cfg.playouts : SCORE_PLAYOUTS};
+    tg_search_run(p->search, g, tg_game_to_move(g), &l, 0, NULL, NULL);
+    tg_search_dead_stones(p->search, tg_game_board(g), dead);
+}
+
+bool gtp_player_init(gtp_player *p, const gtp_player_config *cfg)
+{
+    p->cfg = *cfg;
+    p->search = NULL;
+    if (cfg->baseline)
+        return true;
+    p->search = tg_search_new(&cfg->search);
+    return p->search != NULL;
+}
+
+void gtp_player_free(gtp_player *p)
+{
+    tg_search_free(p->search);
+    p->search = NULL;
+}
+
+void gtp_player_hook(gtp_player *p, tg_gtp_player *hook)
+{
+    memset(hook, 0, sizeof *hook);
+    if (!p->search)
+        return;
+    hook->ctx = p;
+    hook->genmove = genmove;
+    hook->dead_stones = dead_stones;
+}

@@ -1,0 +1,35 @@
+/*
+ * gtp_player.h — the tree search as the GTP engine's move generator: its
+ * options (threads, memory, playouts, time), and the hooks tg_gtp calls
+ * for genmove and for the dead stones of final_score/final_status_list.
+ */
+#ifndef TENGEN_CLI_GTP_PLAYER_H
+#define TENGEN_CLI_GTP_PLAYER_H
+
+#include "tengen/gtp.h"
+#include "tengen/search.h"
+
+typedef struct gtp_player_config {
+    bool baseline;              /* --player baseline: the flat Monte-Carlo player */
+    tg_search_options search;   /* --threads, --max-memory, --resign-threshold, --seed */
+    int playouts;               /* --playouts per move (0: time decides) */
+    double time_per_move;       /* --time-per-move seconds (0: the clock or defaults decide) */
+    double lag;                 /* --lag seconds kept in reserve for the controller's lag */
+} gtp_player_config;
+
+/* Defaults: the search, 1 thread, 256 MiB; without a clock or budget,
+ * 10,000 playouts or 10 s a move, whichever comes first. */
+void gtp_player_config_default(gtp_player_config *cfg);
+
+typedef struct gtp_player {
+    gtp_player_config cfg;
+    tg_search *search;
+} gtp_player;
+
+/* false when out of memory. */
+bool gtp_player_init(gtp_player *p, const gtp_player_config *cfg);
+void gtp_player_free(gtp_player *p);
+/* Fill the GTP engine's player hooks (left zeroed for the baseline). */
+void gtp_player_hook(gtp_player *p, tg_gtp_player *hook);
+
+#endif

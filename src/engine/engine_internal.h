@@ -1,0 +1,138 @@
+/*
+ * engine_internal.h — what the files of the search share: the 3x3 pattern
+ * table, the playout policy and the tactical tests the priors also use.
+ *
+ *   pattern.c  3x3 shapes around a point (Mogo's hane, cut and edge shapes)
+ *   policy.c   the playout: tactical answers to the last move, shapes near
+ *              it, then a random move that is neither an own eye nor a
+ *              self-atari of a chain; the area count at its end
+ *   tree.c     the search tree: node pool, expansion with priors, reuse
+ *   search.c   UCT with RAVE, threads, time, the answer to genmove
+ */
+#ifndef TENGEN_ENGINE_INTERNAL_H
+#define TENGEN_ENGINE_INTERNAL_H
+
+#include "tengen/board.h"
+
+/* ---- 3x3 patterns ---------------------------------------------------- */
+
+/* The eight neighbours of p as a 16-bit key, two bits each (tg_color). */
+static inline unsigned pattern_key(const tg_board *b, tg_point p)
+{
+    const int s = b->stride;
+    const uint8_t *c = b->color;
+    return (unsigned)c[p - s - 1] | (unsigned)c[p - s] << 2 | (unsigned)c[p - s + 1] << 4 |
+           (unsigned)c[p - 1] << 6 | (unsigned)c[p + 1] << 8 | (unsigned)c[p + s - 1] << 10 |
+           (unsigned)c[p + s] << 12 | (unsigned)c[p + s + 1] << 14;
+}
+
+/* Compile the table (once, thread-safe); before any pattern_match. */
+void pattern_init(void);
+/* Whether the shape around the empty point p is one of the good shapes
+ * (for either colour: a good point for one side is one for the other). */
+bool pattern_match(const tg_board *b, tg_point p);
+
+/* ---- Tactics ------------------------------------------------------------ */
+
+/* Whether c playing the empty point p is legal (simple ko, no suicide) and
+ * is not one of c's own eyes. */
+bool policy_move_ok(const tg_board *b, tg_point p, tg_color c);
+/* A legal move for c at p that leaves the chain it forms with one liberty
+ * and captures nothing, for a chain of `min_stones` stones or more. */
+bool policy_bad_self_atari(const tg_board *b, tg_point p, tg_color c, int min_stones);
+/* Liberties (at most max) of the chain c would form at p; 0 if suicide. */
+int policy_liberties_after(const tg_board *b, tg_point p, tg_color c, int max);
+
+/* ---- The playout ------------------------------------------------------- */
+
+typedef struct policy_moves {
+    int count;
+    uint16_t point[3 * TG_MAX_POINTS]; /* the moves played, passes as 0 */
+    uint8_t color[3 * TG_MAX_POINTS];
+} policy_moves;
+
+/* Play a playout from b (to_move first) until two passes or max_moves,
+ * appending its moves to `moves` (may be NULL), and return the area score
+ * of the end position in half points, Black minus White, before komi. */
+int policy_playout(tg_board *b, tg_color to_move, tg_rng *rng, int max_moves, policy_moves *moves);
+
+/* The policy's move for c on b (TG_PASS when none). */
+tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng);
+
+/* Area count of a finished playout: stones plus empty points all of whose
+ * neighbours are one colour; Black minus White in half points.  owner[p]
+ * (may be NULL) receives the colour that owns each point. */
+int policy_area_score(const tg_board *b, uint8_t *owner);
+
+#endif
+
+/* ---- The search tree (tree.c) ----------------------------------------- */
+
+#include <stdatomic.h>
+
+/*
+ * A node is the move that led to it.  Its statistics are from the point of
+ * view of the player who made that move; wins count in half-wins (a win 2,
+ * a draw 1).  Statistics are updated with relaxed loads and stores rather
+ * than read-modify-write instructions: the rare update lost to a race
+ * between two threads costs nothing measurable, a locked add per child per
+ * playout costs a lot (RAVE touches every child along the path).  Only
+ * expansion (one thread per node, by compare-and-swap) and allocation are
+ * exact.
+ */
+typedef struct tree_node {
+    _Atomic uint32_t visits;       /* including virtual losses in flight */
+    _Atomic uint32_t wins2;
+    _Atomic uint32_t amaf_visits;
+    _Atomic uint32_t amaf_wins2;
+    _Atomic int64_t score_sum2;    /* sum of final margins, half points, mover's view */
+    _Atomic uint32_t first_child;  /* pool index; 0 while not expanded */
+    _Atomic uint8_t expanding;     /* set by the one thread expanding it */
+    uint8_t color;                 /* who played move */
+    uint16_t move;                 /* the point, 0 for a pass */
+    uint16_t child_count;
+    uint16_t prior_visits;
+    uint16_t prior_wins2;
+} tree_node;
+
+#define TREE_PASS 0
+
+typedef struct tree_pool {
+    tree_node *nodes;
+    uint32_t capacity;
+    _Atomic uint32_t used;         /* index 0 is never used: it means "none" */
+} tree_pool;
+
+static inline void stat_add(_Atomic uint32_t *v, uint32_t d)
+{
+    atomic_store_explicit(v, atomic_load_explicit(v, memory_order_relaxed) + d, memory_order_relaxed);
+}
+static inline uint32_t stat_get(_Atomic uint32_t *v)
+{
+    return atomic_load_explicit(v, memory_order_relaxed);
+}
+
+bool tree_pool_init(tree_pool *pool, size_t bytes);
+void tree_pool_free(tree_pool *pool);
+/* A fresh root (index) for `color`'s opponent's last move, or 0 when full. */
+uint32_t tree_new_root(tree_pool *pool);
+
+/* Which moves the children of a node may be. */
+typedef struct tree_expand_context {
+    const tg_board *board;      /* position at the node */
+    tg_color to_move;
+    /* at the root only: the game decides legality (superko, suicide rule) */
+    bool (*root_legal)(void *ctx, tg_point p);
+    void *root_ctx;
+} tree_expand_context;
+
+/* Give node `n` its children with their priors.  Returns false (and leaves
+ * the node a leaf) when another thread is expanding it or the pool is full. */
+bool tree_expand(tree_pool *pool, uint32_t n, const tree_expand_context *ctx);
+
+/* Copy the subtree under `root` of `from` into the empty pool `to`; nodes
+ * beyond to's capacity are dropped (their parents become leaves).  Returns
+ * the new root's index. */
+uint32_t tree_copy(const tree_pool *from, uint32_t root, tree_pool *to);
+
+static inline tree_node *tree_at(const tree_pool *pool, uint32_t i) { return &pool->nodes[i]; }

@@ -1,0 +1,224 @@
+/*
+ * policy.c — the playout policy of the search, in the spirit of MoGo's:
+ * moves near the last one first, because that is where the fight is.
+ *
+ * For the side to move, in order:
+ *   1. capture the chain the opponent's last move left in atari;
+ *   2. save an own chain the last move put in atari, by capturing one of
+ *      its attackers that is in atari, or by extending when that gives it
+ *      two liberties or more;
+ *   3. (nine times in ten) play one of the good 3x3 shapes (pattern.c) on the
+ *      eight points around the last move, chosen at random;
+ *   4. otherwise a random move that is legal, not an own eye, and not a
+ *      self-atari of a chain (a lone stone may still be thrown in, half the
+ *      time: that is how false eyes and nakade happen);
+ *   5. pass when there is none.
+ * Two passes end the playout, which is then counted by area.  Simple ko
+ * only and suicide never: superko and the ruleset's suicide option matter
+ * for the moves the search plays, which the tree checks at its root.
+ */
+#include "engine/engine_internal.h"
+
+bool policy_move_ok(const tg_board *b, tg_point p, tg_color c)
+{
+    if (b->color[p] != TG_EMPTY)
+        return false;
+    if (tg_nbr_count(b, p, TG_EMPTY) == 0 && tg_board_is_eye(b, p, c))
+        return false;
+    return tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN) == TG_OK;
+}
+
+bool policy_bad_self_atari(const tg_board *b, tg_point p, tg_color c, int min_stones)
+{
+    if (tg_nbr_count(b, p, TG_EMPTY) >= 2)
+        return false; /* two liberties at least, whatever it joins */
+    int stones;
+    return tg_board_is_self_atari(b, p, c, &stones) && stones >= min_stones;
+}
+
+static bool add_distinct(tg_point *set, int *n, tg_point p)
+{
+    for (int i = 0; i < *n; i++)
+        if (set[i] == p)
+            return false;
+    set[(*n)++] = p;
+    return true;
+}
+
+int policy_liberties_after(const tg_board *b, tg_point p, tg_color c, int max)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    tg_point libs[16], chain_libs[16];
+    int n = 0;
+    if (max > 8)
+        max = 8;
+    for (int i = 0; i < 4 && n < max; i++) {
+        int q = p + d[i];
+        if (b->color[q] == TG_EMPTY)
+            add_distinct(libs, &n, q);
+        else if (b->color[q] == tg_opponent(c) && tg_chain_in_atari(tg_chain_at(b, q)))
+            add_distinct(libs, &n, q); /* captured: at least this point frees */
+    }
+    for (int i = 0; i < 4 && n < max; i++) {
+        int q = p + d[i];
+        if (b->color[q] != c)
+            continue;
+        int k = tg_chain_liberties(b, q, chain_libs, max + 1);
+        for (int j = 0; j < k && j < max + 1 && n < max; j++)
+            if (chain_libs[j] != p)
+                add_distinct(libs, &n, chain_libs[j]);
+    }
+    return n;
+}
+
+/* A move capturing an enemy chain next to p that is in atari, or TG_PASS. */
+static tg_point capture_next_to(const tg_board *b, tg_point p, tg_color c)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] != tg_opponent(c) || !tg_chain_in_atari(tg_chain_at(b, q)))
+            continue;
+        tg_point lib = tg_chain_atari_point(tg_chain_at(b, q));
+        if (policy_move_ok(b, lib, c))
+            return lib;
+    }
+    return TG_PASS;
+}
+
+/* Save the chain at q (c's, in atari): capture a chain of its attackers in
+ * atari, or extend when that gives two liberties or more. */
+static tg_point save_chain(const tg_board *b, tg_point q, tg_color c)
+{
+    int s = b->chain_of[q], head = s;
+    do {
+        tg_point p = capture_next_to(b, s, c);
+        if (p != TG_PASS)
+            return p;
+        s = b->next_stone[s];
+    } while (s != head);
+    tg_point lib = tg_chain_atari_point(tg_chain_at(b, q));
+    if (policy_move_ok(b, lib, c) && policy_liberties_after(b, lib, c, 2) >= 2)
+        return lib;
+    return TG_PASS;
+}
+
+/* 1 and 2: the tactical answer to the opponent's last move, or TG_PASS:
+ * take what it left in atari, or save what it put in atari. */
+static tg_point answer_atari(const tg_board *b, tg_color c)
+{
+    tg_point last = b->last_move;
+    if (last < 0 || b->color[last] != tg_opponent(c))
+        return TG_PASS;
+    const tg_chain *played = tg_chain_at(b, last);
+    if (tg_chain_in_atari(played)) {
+        tg_point lib = tg_chain_atari_point(played);
+        if (policy_move_ok(b, lib, c))
+            return lib;
+    }
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    for (int i = 0; i < 4; i++) {
+        int q = last + d[i];
+        if (b->color[q] != c || !tg_chain_in_atari(tg_chain_at(b, q)))
+            continue;
+        tg_point p = save_chain(b, q, c);
+        if (p != TG_PASS)
+            return p;
+    }
+    return TG_PASS;
+}
+
+/* 3: a good shape around the last move, or TG_PASS. */
+static tg_point local_shape(const tg_board *b, tg_color c, tg_rng *rng)
+{
+    tg_point last = b->last_move;
+    if (last < 0)
+        return TG_PASS;
+    const int s = b->stride;
+    const int around[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
+    tg_point found[8];
+    int n = 0;
+    for (int i = 0; i < 8; i++) {
+        tg_point q = last + around[i];
+        if (b->color[q] == TG_EMPTY && pattern_match(b, q) && policy_move_ok(b, q, c) &&
+            !policy_bad_self_atari(b, q, c, 1))
+            found[n++] = q;
+    }
+    return n ? found[tg_rng_below(rng, (uint32_t)n)] : TG_PASS;
+}
+
+/* 4: a random acceptable move, scanning the empty points from a random start. */
+static tg_point random_move(const tg_board *b, tg_color c, tg_rng *rng)
+{
+    int n = b->empty_count;
+    if (n == 0)
+        return TG_PASS;
+    int i = (int)tg_rng_below(rng, (uint32_t)n);
+    bool allow_throw_in = tg_rng_next(rng) & 1;
+    for (int k = 0; k < n; k++) {
+        tg_point p = b->empty[i];
+        if (++i == n)
+            i = 0;
+        if (tg_nbr_count(b, p, TG_EMPTY) >= 2)
+            return p; /* legal, not an eye, not the ko point, not a self-atari */
+        if (policy_move_ok(b, p, c) && !policy_bad_self_atari(b, p, c, allow_throw_in ? 2 : 1))
+            return p;
+    }
+    return TG_PASS;
+}
+
+tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng)
+{
+    tg_point p = answer_atari(b, c);
+    if (p != TG_PASS)
+        return p;
+    if (tg_rng_below(rng, 10) != 0) {
+        p = local_shape(b, c, rng);
+        if (p != TG_PASS)
+            return p;
+    }
+    return random_move(b, c, rng);
+}
+
+int policy_area_score(const tg_board *b, uint8_t *owner)
+{
+    int score = 0;
+    for (int p = b->stride + 1; p < b->npoints - b->stride; p++) {
+        tg_color c = (tg_color)b->color[p];
+        if (c == TG_EMPTY) {
+            unsigned off = (unsigned)tg_nbr_count(b, p, TG_OFFBOARD);
+            if (tg_nbr_count(b, p, TG_BLACK) + off == 4)
+                c = TG_BLACK;
+            else if (tg_nbr_count(b, p, TG_WHITE) + off == 4)
+                c = TG_WHITE;
+        } else if (c == TG_OFFBOARD) {
+            continue;
+        }
+        score += (c == TG_BLACK) - (c == TG_WHITE);
+        if (owner)
+            owner[p] = (uint8_t)c;
+    }
+    return 2 * score;
+}
+
+int policy_playout(tg_board *b, tg_color to_move, tg_rng *rng, int max_moves, policy_moves *moves)
+{
+    int passes = 0;
+    tg_color c = to_move;
+    for (int m = 0; m < max_moves && passes < 2; m++) {
+        tg_point p = policy_choose(b, c, rng);
+        if (p == TG_PASS) {
+            tg_board_pass(b);
+            passes++;
+        } else {
+            tg_board_play(b, p, c);
+            passes = 0;
+        }
+        if (moves && moves->count < 3 * TG_MAX_POINTS) {
+            moves->point[moves->count] = (uint16_t)(p == TG_PASS ? 0 : p);
+            moves->color[moves->count++] = (uint8_t)c;
+        }
+        c = tg_opponent(c);
+    }
+    return policy_area_score(b, NULL);
+}

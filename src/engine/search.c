@@ -1,0 +1,583 @@
+/*
+ * search.c — Monte-Carlo tree search: UCT with RAVE, in the line of MoGo
+ * (Gelly and Silver, "Combining online and offline knowledge in UCT", 2007)
+ * and Pachi.
+ *
+ * One iteration walks down the tree from the root choosing at each node the
+ * child of best value, where a child's value blends its own winrate with
+ * its all-moves-as-first (AMAF) winrate,
+ *
+ *     value = (1 - beta) * wins / visits + beta * amaf_wins / amaf_visits,
+ *     beta  = amaf_visits / (amaf_visits + visits + visits * amaf_visits / RAVE_EQUIV),
+ *
+ * both counted with the child's priors (tree.c).  A leaf visited
+ * EXPAND_VISITS times is expanded; from the leaf a playout (policy.c) plays
+ * the game out and the area count decides it.  Every node on the path gets
+ * the result, and every child of a node on the path whose move its player
+ * played first later in the iteration gets it as an AMAF result.
+ *
+ * Threads share the tree (tree parallelism).  A thread adds a visit to each
+ * node on its way down before it knows the result, which counts as a loss
+ * until the result arrives (virtual loss) and sends the other threads
+ * elsewhere.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/engine_internal.h"
+#include "tengen/score.h"
+#include "tengen/search.h"
+
+#define RAVE_EQUIV 3000.0
+#define EXPAND_VISITS 2
+#define MAX_DEPTH 400
+#define MAX_THREADS 64
+
+struct tg_search {
+    tg_search_options opt;
+    tree_pool pools[2];
+    int active;                  /* pools[active] holds the tree */
+    uint32_t root;               /* 0: no tree */
+    /* the position the root stands for, to find it again after more moves */
+    int root_size, root_setups, root_komi2;
+    tg_color root_to_move;
+    tg_move *root_moves;
+    int root_move_count, root_moves_cap;
+
+    /* the current search */
+    const tg_game *game;
+    tg_board root_board;
+    tg_color to_move;
+    int komi2;                   /* komi plus handicap compensation, half points */
+    int base_passes;             /* consecutive passes before the root */
+    tg_search_limits limits;
+    _Atomic int playouts;
+    _Atomic bool stop;
+    struct timespec start;
+    int64_t ownership_sum[TG_MAX_POINTS];
+
+    tg_search_report report;
+    float ownership[TG_MAX_POINTS];
+    tg_rng rng;
+};
+
+void tg_search_options_default(tg_search_options *opt)
+{
+    opt->threads = 1;
+    opt->max_memory = (size_t)256 << 20;
+    opt->resign_threshold = 0.1;
+    opt->seed = 1;
+    opt->reuse_tree = true;
+}
+
+tg_search *tg_search_new(const tg_search_options *opt)
+{
+    if (opt->threads < 1 || opt->threads > MAX_THREADS || opt->max_memory < ((size_t)1 << 20))
+        return NULL;
+    tg_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->opt = *opt;
+    pattern_init();
+    if (!tree_pool_init(&s->pools[0], opt->max_memory / 2) ||
+        !tree_pool_init(&s->pools[1], opt->max_memory / 2)) {
+        tg_search_free(s);
+        return NULL;
+    }
+    tg_rng_seed(&s->rng, opt->seed);
+    return s;
+}
+
+void tg_search_free(tg_search *s)
+{
+    if (!s)
+        return;
+    tree_pool_free(&s->pools[0]);
+    tree_pool_free(&s->pools[1]);
+    free(s->root_moves);
+    free(s);
+}
+
+void tg_search_clear(tg_search *s)
+{
+    s->root = 0;
+    s->root_move_count = 0;
+}
+
+void tg_search_stop(tg_search *s)
+{
+    atomic_store(&s->stop, true);
+}
+
+const tg_search_report *tg_search_last_report(const tg_search *s) { return &s->report; }
+const float *tg_search_ownership(const tg_search *s) { return s->ownership; }
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* ---- Finding the root ---------------------------------------------------- */
+
+static tree_pool *active_pool(tg_search *s) { return &s->pools[s->active]; }
+
+/* The child of node n for move (point or TG_PASS) by color, or 0. */
+static uint32_t child_for(const tree_pool *pool, uint32_t n, tg_point move, tg_color color)
+{
+    const tree_node *node = tree_at(pool, n);
+    uint32_t first = atomic_load((_Atomic uint32_t *)&node->first_child);
+    uint16_t m = (uint16_t)(move == TG_PASS ? TREE_PASS : move);
+    for (uint32_t i = 0; first && i < node->child_count; i++) {
+        const tree_node *c = tree_at(pool, first + i);
+        if (c->move == m && c->color == color)
+            return first + i;
+    }
+    return 0;
+}
+
+/* Keep the subtree for g's position if the tree's root is an earlier
+ * position of the same game; otherwise start a new tree. */
+static void find_root(tg_search *s, const tg_game *g, tg_color color)
+{
+    uint32_t node = 0;
+    int n = tg_game_move_count(g);
+    if (s->opt.reuse_tree && s->root && s->root_size == tg_game_size(g) && s->root_komi2 == s->komi2 &&
+        s->root_setups == tg_game_setup_count(g) && n >= s->root_move_count) {
+        node = s->root;
+        for (int i = 0; i < s->root_move_count && node; i++) {
+            const tg_move *m = tg_game_move(g, i);
+            if (m->color != s->root_moves[i].color || m->point != s->root_moves[i].point)
+                node = 0;
+        }
+        tg_color next = s->root_to_move;
+        for (int i = s->root_move_count; i < n && node; i++) {
+            const tg_move *m = tg_game_move(g, i);
+            node = m->color == next ? child_for(active_pool(s), node, m->point, m->color) : 0;
+            next = tg_opponent(m->color);
+        }
+        if (node && next != color)
+            node = 0;
+    }
+    tree_pool *to = &s->pools[!s->active];
+    s->root = node ? tree_copy(active_pool(s), node, to) : (atomic_store(&to->used, 1), tree_new_root(to));
+    s->active = !s->active;
+
+    if (n > s->root_moves_cap) {
+        tg_move *grown = realloc(s->root_moves, (size_t)n * sizeof *grown);
+        if (!grown) {
+            s->root_move_count = 0;
+            s->root_size = 0; /* no reuse next time */
+            return;
+        }
+        s->root_moves = grown;
+        s->root_moves_cap = n;
+    }
+    for (int i = 0; i < n; i++)
+        s->root_moves[i] = *tg_game_move(g, i);
+    s->root_move_count = n;
+    s->root_size = tg_game_size(g);
+    s->root_komi2 = s->komi2;
+    s->root_setups = tg_game_setup_count(g);
+    s->root_to_move = color;
+}
+
+/* ---- One iteration ----------------------------------------------------- */
+
+typedef struct worker {
+    tg_search *search;
+    tg_rng rng;
+    tg_board board;
+    policy_moves moves;
+    uint32_t path[MAX_DEPTH + 1];
+    uint32_t stamp[TG_MAX_POINTS];  /* AMAF: iteration that set first_color */
+    uint8_t first_color[TG_MAX_POINTS];
+    uint32_t iteration;
+    int32_t ownership[TG_MAX_POINTS];
+    int ownership_playouts;
+} worker;
+
+static bool root_legal(void *ctx, tg_point p)
+{
+    const tg_search *s = ctx;
+    return tg_game_check(s->game, s->to_move, p, TG_PLAY_ANY_ORDER) == TG_OK;
+}
+
+/* The child of best value (RAVE blend of the priors, the node's own
+ * results and its AMAF results). */
+static uint32_t select_child(const tree_pool *pool, const tree_node *node)
+{
+    uint32_t first = atomic_load_explicit((_Atomic uint32_t *)&node->first_child, memory_order_acquire);
+    uint32_t best = first;
+    double best_value = -1;
+    for (uint32_t i = 0; i < node->child_count; i++) {
+        tree_node *c = tree_at(pool, first + i);
+        double n = stat_get(&c->visits) + c->prior_visits;
+        double w = (stat_get(&c->wins2) + c->prior_wins2) * 0.5;
+        double rn = stat_get(&c->amaf_visits), rw = stat_get(&c->amaf_wins2) * 0.5;
+        double value = n > 0 ? w / n : 0.5;
+        if (rn > 0) {
+            double beta = rn / (rn + n + n * rn / RAVE_EQUIV);
+            value = (1 - beta) * value + beta * rw / rn;
+        }
+        if (value > best_value) {
+            best_value = value;
+            best = first + i;
+        }
+    }
+    return best;
+}
+
+/* Walk down from the root, playing the moves on w->board; returns the
+ * path length (nodes after the root). */
+static int descend(worker *w, int *passes)
+{
+    tg_search *s = w->search;
+    tree_pool *pool = active_pool(s);
+    uint32_t node = s->root;
+    tg_color c = s->to_move;
+    int depth = 0;
+    w->path[0] = node;
+    while (depth < MAX_DEPTH && *passes < 2) {
+        tree_node *n = tree_at(pool, node);
+        if (!atomic_load_explicit(&n->first_child, memory_order_acquire)) {
+            if (depth > 0 && stat_get(&n->visits) < EXPAND_VISITS)
+                break;
+            tree_expand_context ctx = {&w->board, c, depth == 0 ? root_legal : NULL, s};
+            if (!tree_expand(pool, node, &ctx))
+                break;
+        }
+        uint32_t child = select_child(pool, n);
+        tree_node *ch = tree_at(pool, child);
+        stat_add(&ch->visits, 1); /* the virtual loss */
+        if (ch->move == TREE_PASS) {
+            tg_board_pass(&w->board);
+            (*passes)++;
+        } else {
+            tg_board_play(&w->board, ch->move, c);
+            *passes = 0;
+        }
+        w->moves.point[w->moves.count] = ch->move;
+        w->moves.color[w->moves.count++] = (uint8_t)c;
+        w->path[++depth] = child;
+        node = child;
+        c = tg_opponent(c);
+    }
+    return depth;
+}
+
+/* Give the result to the path and, as AMAF results, to the children of the
+ * path whose move their player played first later on. */
+static void back_up(worker *w, int depth, int margin2)
+{
+    tree_pool *pool = active_pool(w->search);
+    tg_color winner = margin2 > 0 ? TG_BLACK : margin2 < 0 ? TG_WHITE : TG_EMPTY;
+    stat_add(&tree_at(pool, w->path[0])->visits, 1);
+    for (int i = 1; i <= depth; i++) {
+        tree_node *n = tree_at(pool, w->path[i]);
+        stat_add(&n->wins2, winner == TG_EMPTY ? 1 : winner == n->color ? 2 : 0);
+        int64_t mine = n->color == TG_BLACK ? margin2 : -margin2;
+        atomic_store_explicit(&n->score_sum2,
+                              atomic_load_explicit(&n->score_sum2, memory_order_relaxed) + mine,
+                              memory_order_relaxed);
+    }
+    uint32_t it = ++w->iteration;
+    int j = w->moves.count - 1;
+    for (int i = depth - 1; i >= 0; i--) {
+        for (; j >= i; j--) {
+            int p = w->moves.point[j];
+            if (p != TREE_PASS) {
+                w->stamp[p] = it;
+                w->first_color[p] = w->moves.color[j];
+            }
+        }
+        tree_node *n = tree_at(pool, w->path[i]);
+        uint32_t first = stat_get(&n->first_child);
+        for (uint32_t k = 0; first && k < n->child_count; k++) {
+            tree_node *c = tree_at(pool, first + k);
+            if (c->move == TREE_PASS || w->stamp[c->move] != it || w->first_color[c->move] != c->color)
+                continue;
+            stat_add(&c->amaf_visits, 1);
+            stat_add(&c->amaf_wins2, winner == TG_EMPTY ? 1 : winner == c->color ? 2 : 0);
+        }
+    }
+}
+
+static void iterate(worker *w)
+{
+    tg_search *s = w->search;
+    tg_board_copy(&w->board, &s->root_board);
+    w->moves.count = 0;
+    int passes = s->base_passes;
+    int depth = descend(w, &passes);
+    int limit = 3 * s->root_board.size * s->root_board.size;
+    /* after two passes the board is counted as it stands, with the dead
+     * stones judged by playing it out (what the agreement would settle) */
+    tg_color next = (w->moves.count % 2 == 0) ? s->to_move : tg_opponent(s->to_move);
+    int score2 = policy_playout(&w->board, next, &w->rng, limit, &w->moves);
+    int margin2 = score2 - s->komi2;
+    back_up(w, depth, margin2);
+    uint8_t owner[TG_MAX_POINTS];
+    policy_area_score(&w->board, owner);
+    for (int p = 0; p < w->board.npoints; p++)
+        if (w->board.color[p] != TG_OFFBOARD)
+            w->ownership[p] += owner[p] == TG_BLACK ? 1 : owner[p] == TG_WHITE ? -1 : 0;
+    w->ownership_playouts++;
+    atomic_fetch_add_explicit(&s->playouts, 1, memory_order_relaxed);
+}
+
+/* ---- Stopping --------------------------------------------------------- */
+
+/* Root children by visits: the best two (indices, 0 if none). */
+static void best_two(tg_search *s, uint32_t *best, uint32_t *second)
+{
+    tree_pool *pool = active_pool(s);
+    const tree_node *root = tree_at(pool, s->root);
+    uint32_t first = stat_get((_Atomic uint32_t *)&root->first_child);
+    *best = *second = 0;
+    uint32_t bv = 0, sv = 0;
+    for (uint32_t i = 0; first && i < root->child_count; i++) {
+        uint32_t v = stat_get(&tree_at(pool, first + i)->visits);
+        if (!*best || v > bv) {
+            *second = *best;
+            sv = bv;
+            *best = first + i;
+            bv = v;
+        } else if (!*second || v > sv) {
+            *second = first + i;
+            sv = v;
+        }
+    }
+}
+
+/* Whether the search should stop now (checked by the controlling thread). */
+static bool time_to_stop(tg_search *s)
+{
+    const tg_search_limits *l = &s->limits;
+    int done = atomic_load(&s->playouts);
+    if (l->playouts > 0 && done >= l->playouts)
+        return true;
+    if (l->seconds <= 0)
+        return false;
+    double t = seconds_since(&s->start);
+    if (t >= l->max_seconds)
+        return true;
+    uint32_t best, second;
+    best_two(s, &best, &second);
+    if (!best || !second)
+        return t >= l->seconds;
+    tree_pool *pool = active_pool(s);
+    double bv = stat_get(&tree_at(pool, best)->visits), sv = stat_get(&tree_at(pool, second)->visits);
+    /* the leader cannot be caught in the planned time that is left */
+    double rate = done / (t > 1e-3 ? t : 1e-3);
+    if (t > 0.2 * l->seconds && bv - sv > rate * (l->seconds - t))
+        return true;
+    if (t < l->seconds)
+        return false;
+    /* a difficult move: the top two are close; take more time */
+    return !(bv < 1.5 * sv && t < l->max_seconds);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    while (!atomic_load_explicit(&w->search->stop, memory_order_relaxed))
+        iterate(w);
+    return NULL;
+}
+
+/* ---- Reports ------------------------------------------------------------ */
+
+static void principal_variation(tg_search *s, uint32_t from, tg_search_candidate *c)
+{
+    tree_pool *pool = active_pool(s);
+    uint32_t n = from;
+    c->pv_length = 0;
+    while (n && c->pv_length < 24) {
+        tree_node *node = tree_at(pool, n);
+        c->pv[c->pv_length++] = node->move == TREE_PASS ? TG_PASS : node->move;
+        uint32_t first = stat_get(&node->first_child), best = 0, bv = 0;
+        for (uint32_t i = 0; first && i < node->child_count; i++) {
+            uint32_t v = stat_get(&tree_at(pool, first + i)->visits);
+            if (v > bv) {
+                bv = v;
+                best = first + i;
+            }
+        }
+        if (bv < 2)
+            break;
+        n = best;
+    }
+}
+
+static int by_visits(const void *a, const void *b)
+{
+    const tg_search_candidate *x = a, *y = b;
+    return (y->visits > x->visits) - (y->visits < x->visits);
+}
+
+static void make_report(tg_search *s)
+{
+    tg_search_report *r = &s->report;
+    tree_pool *pool = active_pool(s);
+    const tree_node *root = tree_at(pool, s->root);
+    uint32_t first = stat_get((_Atomic uint32_t *)&root->first_child);
+    tg_search_candidate all[TG_MAX_POINTS + 1];
+    int n = 0;
+    for (uint32_t i = 0; first && i < root->child_count; i++) {
+        tree_node *c = tree_at(pool, first + i);
+        uint32_t v = stat_get(&c->visits);
+        tg_search_candidate *k = &all[n++];
+        k->move = c->move == TREE_PASS ? TG_PASS : c->move;
+        k->visits = (int)v;
+        k->winrate = v ? stat_get(&c->wins2) * 0.5 / v : 0;
+        k->prior = c->prior_visits ? c->prior_wins2 * 0.5 / c->prior_visits : 0;
+        k->score_lead = v ? (double)atomic_load_explicit(&c->score_sum2, memory_order_relaxed) / (2.0 * v) : 0;
+        k->pv_length = 0;
+    }
+    qsort(all, (size_t)n, sizeof all[0], by_visits);
+    r->candidate_count = n < 32 ? n : 32;
+    for (int i = 0; i < r->candidate_count; i++) {
+        r->candidates[i] = all[i];
+        principal_variation(s, child_for(pool, s->root, all[i].move, s->to_move), &r->candidates[i]);
+    }
+    r->playouts = atomic_load(&s->playouts);
+    r->seconds = seconds_since(&s->start);
+    r->winrate = r->candidate_count ? r->candidates[0].winrate : 0.5;
+}
+
+static void gather_ownership(tg_search *s, worker *workers, int count)
+{
+    int playouts = 0;
+    for (int p = 0; p < TG_MAX_POINTS; p++)
+        s->ownership_sum[p] = 0;
+    for (int t = 0; t < count; t++) {
+        for (int p = 0; p < TG_MAX_POINTS; p++)
+            s->ownership_sum[p] += workers[t].ownership[p];
+        playouts += workers[t].ownership_playouts;
+    }
+    for (int p = 0; p < TG_MAX_POINTS; p++)
+        s->ownership[p] = playouts ? (float)s->ownership_sum[p] / (float)playouts : 0.0f;
+}
+
+/* ---- The search --------------------------------------------------------- */
+
+static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits)
+{
+    const tg_rules *rules = tg_game_rules(g);
+    s->game = g;
+    s->to_move = color;
+    tg_board_copy(&s->root_board, tg_game_board(g));
+    s->komi2 = rules->komi2 + 2 * tg_rules_handicap_points(rules, tg_game_handicap(g));
+    s->base_passes = tg_game_to_move(g) == color ? tg_game_consecutive_passes(g) : 0;
+    s->limits = *limits;
+    if (s->limits.max_seconds < s->limits.seconds)
+        s->limits.max_seconds = s->limits.seconds;
+    if (s->limits.playouts <= 0 && s->limits.seconds <= 0)
+        s->limits.playouts = 1000;
+    atomic_store(&s->playouts, 0);
+    atomic_store(&s->stop, false);
+    clock_gettime(CLOCK_MONOTONIC, &s->start);
+    find_root(s, g, color);
+}
+
+tg_point tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                       double interval_seconds, tg_search_progress_fn progress, void *ctx)
+{
+    prepare(s, g, color, limits);
+    memset(&s->report, 0, sizeof s->report);
+    if (!s->root)
+        return TG_PASS;
+    int threads = s->opt.threads;
+    worker *workers = calloc((size_t)threads, sizeof *workers);
+    pthread_t ids[MAX_THREADS];
+    if (!workers)
+        return TG_PASS;
+    for (int t = 0; t < threads; t++) {
+        workers[t].search = s;
+        tg_rng_seed(&workers[t].rng, tg_rng_next(&s->rng) + (uint64_t)t);
+    }
+    int started = 1;
+    for (int t = 1; t < threads; t++)
+        if (pthread_create(&ids[t], NULL, worker_main, &workers[t]) == 0)
+            started = t + 1;
+        else
+            break;
+    double next_report = interval_seconds > 0 ? interval_seconds : 1e300;
+    for (int i = 0;; i++) {
+        iterate(&workers[0]);
+        if ((i & 15) != 0 && !(s->limits.playouts > 0 && s->limits.playouts < 16 * threads))
+            continue;
+        if (atomic_load(&s->stop) || time_to_stop(s))
+            break;
+        if (progress && seconds_since(&s->start) >= next_report) {
+            make_report(s);
+            if (!progress(ctx, &s->report))
+                break;
+            next_report += interval_seconds;
+        }
+    }
+    atomic_store(&s->stop, true);
+    for (int t = 1; t < started; t++)
+        pthread_join(ids[t], NULL);
+    gather_ownership(s, workers, started);
+    free(workers);
+    make_report(s);
+    if (progress)
+        progress(ctx, &s->report);
+    return s->report.candidate_count ? s->report.candidates[0].move : TG_PASS;
+}
+
+void tg_search_dead_stones(const tg_search *s, const tg_board *b, uint8_t *dead)
+{
+    for (int p = 0; p < b->npoints; p++) {
+        tg_color c = (tg_color)b->color[p];
+        float own = s->ownership[p];
+        dead[p] = (c == TG_BLACK && own < -0.5f) || (c == TG_WHITE && own > 0.5f);
+    }
+}
+
+/* The game counted now with the search's dead stones: is color ahead? */
+static bool counting_wins(const tg_search *s, const tg_game *g, tg_color color)
+{
+    uint8_t dead[TG_MAX_POINTS];
+    tg_search_dead_stones(s, tg_game_board(g), dead);
+    tg_score score;
+    tg_score_game(g, dead, &score);
+    return score.result.winner == color;
+}
+
+tg_point tg_search_genmove(tg_search *s, const tg_game *g, tg_color color,
+                           const tg_search_limits *limits, bool cleanup)
+{
+    tg_point move = tg_search_run(s, g, color, limits, 0, NULL, NULL);
+    const tg_search_report *r = &s->report;
+    int n = tg_game_move_count(g);
+    const tg_move *last = n ? tg_game_move(g, n - 1) : NULL;
+    bool opponent_passed = last && last->color != color && last->point == TG_PASS;
+    if (!cleanup && opponent_passed && counting_wins(s, g, color))
+        return TG_PASS; /* the game ends now, and we win it */
+    if (s->opt.resign_threshold > 0 && r->winrate < s->opt.resign_threshold && r->playouts >= 1000 &&
+        !cleanup && n > tg_game_size(g) * tg_game_size(g) / 4)
+        return TG_RESIGN;
+    if (move == TG_PASS && cleanup) {
+        /* cleanup: take the enemy stones the count says are dead first */
+        uint8_t dead[TG_MAX_POINTS];
+        const tg_board *b = tg_game_board(g);
+        tg_search_dead_stones(s, b, dead);
+        for (int i = 0; i < r->candidate_count; i++) {
+            tg_point p = r->candidates[i].move;
+            if (p == TG_PASS)
+                continue;
+            const int d[4] = {-1, 1, -b->stride, b->stride};
+            for (int k = 0; k < 4; k++)
+                if (b->color[p + d[k]] == tg_opponent(color) && dead[p + d[k]])
+                    return p;
+        }
+    }
+    return move;
+}

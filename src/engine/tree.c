@@ -1,0 +1,246 @@
+/*
+ * tree.c — the search tree: a pool of nodes of bounded size, expansion of a
+ * leaf into its children with their priors, and the copy that keeps the
+ * subtree of the next position (and drops the rest) between moves.
+ *
+ * Priors are virtual results given to a child when it is created, so the
+ * first playouts go to the moves a Go player would look at first (the
+ * knowledge of Pachi's and Fuego's priors, in a simpler form):
+ *   every move      10 visits at 50%   (so no single playout decides)
+ *   capture         +20 visits won     (+10 more for a chain of 2+ stones)
+ *   saving a chain in atari            +20 won
+ *   a good 3x3 shape                   +10 won
+ *   near the last move (8 points)      +6 won
+ *   self-atari of a chain              +20 lost (a lone stone: +10 lost)
+ *   first line far from stones         +10 lost; third line there +6 won
+ *   pass                               10 visits at 10%
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine_internal.h"
+
+bool tree_pool_init(tree_pool *pool, size_t bytes)
+{
+    size_t n = bytes / sizeof(tree_node);
+    if (n < 1024)
+        n = 1024;
+    if (n > UINT32_MAX - 1)
+        n = UINT32_MAX - 1;
+    pool->nodes = calloc(n, sizeof(tree_node));
+    pool->capacity = (uint32_t)n;
+    atomic_init(&pool->used, 1);
+    return pool->nodes != NULL;
+}
+
+void tree_pool_free(tree_pool *pool)
+{
+    free(pool->nodes);
+    pool->nodes = NULL;
+    pool->capacity = 0;
+}
+
+/* Reserve `count` consecutive nodes; 0 when the pool is full. */
+static uint32_t pool_alloc(tree_pool *pool, uint32_t count)
+{
+    uint32_t at = atomic_fetch_add(&pool->used, count);
+    if ((uint64_t)at + count > pool->capacity) {
+        atomic_fetch_sub(&pool->used, count);
+        return 0;
+    }
+    return at;
+}
+
+static void node_init(tree_node *n, tg_point move, tg_color color)
+{
+    atomic_init(&n->visits, 0);
+    atomic_init(&n->wins2, 0);
+    atomic_init(&n->amaf_visits, 0);
+    atomic_init(&n->amaf_wins2, 0);
+    atomic_init(&n->score_sum2, 0);
+    atomic_init(&n->first_child, 0);
+    atomic_init(&n->expanding, 0);
+    n->move = (uint16_t)(move == TG_PASS ? TREE_PASS : move);
+    n->color = (uint8_t)color;
+    n->child_count = 0;
+    n->prior_visits = 0;
+    n->prior_wins2 = 0;
+}
+
+uint32_t tree_new_root(tree_pool *pool)
+{
+    uint32_t r = pool_alloc(pool, 1);
+    if (r)
+        node_init(tree_at(pool, r), TG_PASS, TG_EMPTY);
+    return r;
+}
+
+static void prior_add(tree_node *n, int visits, bool won)
+{
+    n->prior_visits = (uint16_t)(n->prior_visits + visits);
+    n->prior_wins2 = (uint16_t)(n->prior_wins2 + (won ? 2 * visits : 0));
+}
+
+/* Distance from p to the nearest edge: 0 on the first line. */
+static int line_of(const tg_board *b, tg_point p)
+{
+    int row = p / b->stride, col = p % b->stride;
+    int d = row - 1;
+    if (b->size - row < d)
+        d = b->size - row;
+    if (col - 1 < d)
+        d = col - 1;
+    if (b->size - col < d)
+        d = b->size - col;
+    return d;
+}
+
+/* No stone within Manhattan distance 2 of p (edges are not stones). */
+static bool quiet_area(const tg_board *b, tg_point p)
+{
+    const int s = b->stride;
+    const int around[12] = {-1, 1, -s, s, -s - 1, -s + 1, s - 1, s + 1, -2, 2, -2 * s, 2 * s};
+    for (int i = 0; i < 12; i++) {
+        int q = p + around[i];
+        if (q < 0 || q >= b->npoints)
+            continue;
+        if (b->color[q] == TG_BLACK || b->color[q] == TG_WHITE)
+            return false;
+    }
+    return true;
+}
+
+/* Capture and rescue features of c playing p. */
+static void tactical_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    bool captures = false, big_capture = false, rescues = false;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] != TG_BLACK && b->color[q] != TG_WHITE)
+            continue;
+        const tg_chain *ch = tg_chain_at(b, q);
+        if (!tg_chain_in_atari(ch))
+            continue;
+        if (b->color[q] == tg_opponent(c)) {
+            captures = true;
+            big_capture |= ch->stones > 1;
+        } else {
+            rescues = true;
+        }
+    }
+    if (captures)
+        prior_add(n, big_capture ? 30 : 20, true);
+    if (rescues && !captures && policy_liberties_after(b, p, c, 3) >= 2)
+        prior_add(n, 20, true);
+    int stones;
+    if (!captures && tg_board_is_self_atari(b, p, c, &stones))
+        prior_add(n, stones > 1 ? 20 : 10, false);
+}
+
+static void set_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c)
+{
+    prior_add(n, 10, false);
+    n->prior_wins2 = 10; /* 10 visits at 50% */
+    if (p == TG_PASS) {
+        n->prior_wins2 = 2; /* 1 win in 10: 10% */
+        return;
+    }
+    tactical_priors(n, b, p, c);
+    if (pattern_match(b, p))
+        prior_add(n, 10, true);
+    tg_point last = b->last_move;
+    if (last >= 0) {
+        int dr = p / b->stride - last / b->stride, dc = p % b->stride - last % b->stride;
+        if (dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1)
+            prior_add(n, 6, true);
+    }
+    if (b->size >= 9 && quiet_area(b, p)) {
+        int line = line_of(b, p);
+        if (line == 0)
+            prior_add(n, 10, false);
+        else if (line == 2)
+            prior_add(n, 6, true);
+    }
+}
+
+bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx)
+{
+    tree_node *node = tree_at(pool, index);
+    uint8_t expected = 0;
+    if (!atomic_compare_exchange_strong(&node->expanding, &expected, 1))
+        return false;
+    const tg_board *b = ctx->board;
+    tg_point moves[TG_MAX_POINTS + 1];
+    int count = 0;
+    for (int i = 0; i < b->empty_count; i++) {
+        tg_point p = b->empty[i];
+        if (!policy_move_ok(b, p, ctx->to_move))
+            continue;
+        if (ctx->root_legal && !ctx->root_legal(ctx->root_ctx, p))
+            continue;
+        moves[count++] = p;
+    }
+    moves[count++] = TG_PASS;
+    uint32_t first = pool_alloc(pool, (uint32_t)count);
+    if (!first) {
+        atomic_store(&node->expanding, 0);
+        return false;
+    }
+    for (int i = 0; i < count; i++) {
+        tree_node *child = tree_at(pool, first + (uint32_t)i);
+        node_init(child, moves[i], ctx->to_move);
+        set_priors(child, b, moves[i], ctx->to_move);
+    }
+    node->child_count = (uint16_t)count;
+    /* publish: a thread that sees first_child sees the children too */
+    atomic_store_explicit(&node->first_child, first, memory_order_release);
+    return true;
+}
+
+/* Copy one node's statistics (not its children). */
+static void copy_stats(tree_node *to, const tree_node *from)
+{
+    node_init(to, from->move == TREE_PASS ? TG_PASS : from->move, (tg_color)from->color);
+    atomic_init(&to->visits, atomic_load((_Atomic uint32_t *)&from->visits));
+    atomic_init(&to->wins2, atomic_load((_Atomic uint32_t *)&from->wins2));
+    atomic_init(&to->amaf_visits, atomic_load((_Atomic uint32_t *)&from->amaf_visits));
+    atomic_init(&to->amaf_wins2, atomic_load((_Atomic uint32_t *)&from->amaf_wins2));
+    atomic_init(&to->score_sum2, atomic_load((_Atomic int64_t *)&from->score_sum2));
+    to->prior_visits = from->prior_visits;
+    to->prior_wins2 = from->prior_wins2;
+}
+
+uint32_t tree_copy(const tree_pool *from, uint32_t root, tree_pool *to)
+{
+    atomic_store(&to->used, 1);
+    uint32_t new_root = pool_alloc(to, 1);
+    if (!new_root)
+        return 0;
+    copy_stats(tree_at(to, new_root), tree_at(from, root));
+    /* breadth first: the queue is the destination pool itself, whose nodes
+     * (from new_root on) are visited in order with their source indices */
+    uint32_t *source = malloc((size_t)to->capacity * sizeof *source);
+    if (!source)
+        return new_root;
+    source[new_root] = root;
+    for (uint32_t at = new_root; at < atomic_load(&to->used); at++) {
+        const tree_node *src = tree_at(from, source[at]);
+        uint32_t first = atomic_load((_Atomic uint32_t *)&src->first_child);
+        if (!first)
+            continue;
+        uint32_t dst_first = pool_alloc(to, src->child_count);
+        if (!dst_first)
+            break; /* full: the rest stay leaves */
+        for (uint32_t i = 0; i < src->child_count; i++) {
+            copy_stats(tree_at(to, dst_first + i), tree_at(from, first + i));
+            source[dst_first + i] = first + i;
+        }
+        tree_node *dst = tree_at(to, at);
+        dst->child_count = src->child_count;
+        atomic_store(&dst->expanding, 1);
+        atomic_store(&dst->first_child, dst_first);
+    }
+    free(source);
+    return new_root;
+}

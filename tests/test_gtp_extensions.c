@@ -1,0 +1,150 @@
+/*
+ * test_gtp_extensions.c — the commands a front end adds to the GTP engine
+ * (tg_gtp_extension, tengen/gtp.h): listed and known, argument counts
+ * checked, errors, and streamed answers (tg_gtp_reply_flush) — sent in
+ * parts under tg_gtp_feed, whole under tg_gtp_execute, always one answer
+ * per line with its id and no empty line before the closing one.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gtp_session.h"
+
+/* "stream N": N parts "part i\n", each flushed, then "done". */
+static bool cmd_stream(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply)
+{
+    int *calls = ctx;
+    (void)gtp, (void)argc;
+    ++*calls;
+    int n = atoi(argv[0]);
+    for (int i = 0; i < n; i++) {
+        tg_gtp_reply_printf(reply, "part %d\n\n", i); /* the empty line must not get through */
+        tg_gtp_reply_flush(reply);
+    }
+    tg_gtp_reply_printf(reply, "done\n");
+    return true;
+}
+
+/* "echo ARG": a one-part answer, or an error for "bad" (after a flush
+ * when the argument is "late"). */
+static bool cmd_echo(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply)
+{
+    (void)ctx, (void)gtp, (void)argc;
+    if (!strcmp(argv[0], "late")) {
+        tg_gtp_reply_printf(reply, "started");
+        tg_gtp_reply_flush(reply);
+        return tg_gtp_reply_fail(reply, "failed late");
+    }
+    if (!strcmp(argv[0], "bad"))
+        return tg_gtp_reply_fail(reply, "bad argument");
+    tg_gtp_reply_printf(reply, "%s", argv[0]);
+    return true;
+}
+
+/* "name" cannot be replaced: the engine's own answers. */
+static const tg_gtp_extension extensions[] = {
+    {"x-stream", 1, 1, cmd_stream},
+    {"x-echo", 1, 1, cmd_echo},
+    {"name", 0, 0, cmd_echo},
+};
+
+static tg_gtp *new_engine(int *calls)
+{
+    tg_gtp_options opt;
+    tg_gtp_options_default(&opt);
+    opt.size = 9;
+    opt.playouts = 50;
+    opt.extensions = extensions;
+    opt.extension_count = 3;
+    opt.extension_ctx = calls;
+    tg_gtp *e = tg_gtp_new(&opt);
+    assert_non_null(e);
+    return e;
+}
+
+static void test_listed_and_known(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp *e = new_engine(&calls);
+    char list[8192];
+    snprintf(list, sizeof list, "\n%s\n", gs_ok(e, "list_commands"));
+    assert_non_null(strstr(list, "\nx-stream\n"));
+    assert_non_null(strstr(list, "\nx-echo\n"));
+    assert_null(strstr(strstr(list, "\nname\n") + 1, "\nname\n")); /* listed once */
+    assert_string_equal(gs_run(e, "known_command x-echo"), "= true\n\n");
+    assert_string_equal(gs_run(e, "name"), "= tengen\n\n");
+    tg_gtp_free(e);
+}
+
+static void test_arguments_and_errors(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp *e = new_engine(&calls);
+    assert_string_equal(gs_run(e, "7 x-echo hello"), "=7 hello\n\n");
+    assert_string_equal(gs_run(e, "8 x-echo bad"), "?8 bad argument\n\n");
+    assert_string_equal(gs_run(e, "9 x-stream"), "?9 syntax error\n\n");
+    assert_string_equal(gs_run(e, "x-stream 1 2"), "? syntax error\n\n");
+    assert_int_equal(calls, 0);
+    tg_gtp_free(e);
+}
+
+static void test_streamed_whole_under_execute(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp *e = new_engine(&calls);
+    assert_string_equal(gs_run(e, "5 x-stream 2"), "=5\npart 0\npart 1\ndone\n\n");
+    assert_string_equal(gs_run(e, "x-stream 0"), "= done\n\n"); /* never flushed: one part */
+    assert_string_equal(gs_run(e, "x-echo late"), "=\nstarted\nfailed late\n\n");
+    assert_int_equal(calls, 2);
+    tg_gtp_free(e);
+}
+
+typedef struct collected {
+    char text[4096];
+    size_t len;
+    int parts;
+} collected;
+
+static void collect(void *ctx, const char *text, size_t len)
+{
+    collected *c = ctx;
+    assert_true(c->len + len < sizeof c->text);
+    memcpy(c->text + c->len, text, len);
+    c->len += len;
+    c->text[c->len] = '\0';
+    c->parts++;
+}
+
+static void test_streamed_in_parts_under_feed(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp *e = new_engine(&calls);
+    collected c = {0};
+    static const char input[] = "3 x-stream 2\n4 name\n";
+    tg_gtp_feed(e, input, sizeof input - 1, collect, &c);
+    assert_string_equal(c.text, "=3\npart 0\npart 1\ndone\n\n=4 tengen\n\n");
+    assert_int_equal(c.parts, 4); /* two flushes, the end, and name */
+    tg_gtp_free(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_listed_and_known),
+        cmocka_unit_test(test_arguments_and_errors),
+        cmocka_unit_test(test_streamed_whole_under_execute),
+        cmocka_unit_test(test_streamed_in_parts_under_feed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
