@@ -189,7 +189,7 @@ async function sgfFiles(engine) {
 }
 
 async function main() {
-  let engine = new Controller(bin, ['gtp', '--seed', '7'])
+  let engine = new Controller(bin, ['gtp', '--seed', '7', '--playouts', '300'])
   let stderr = []
   engine.on('stderr', ({content}) => stderr.push(content))
   engine.start()
