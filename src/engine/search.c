@@ -466,6 +466,26 @@ static void gather_ownership(tg_search *s, worker *workers, int count)
 
 /* ---- The search --------------------------------------------------------- */
 
+/* A kept root was expanded deeper in an earlier search, where only the
+ * simple ko applied: if a superko (or the suicide rule) now forbids one of
+ * its children, start a fresh root, whose children the game filters. */
+static void drop_root_if_illegal(tg_search *s)
+{
+    tree_pool *pool = active_pool(s);
+    if (!s->root)
+        return;
+    const tree_node *root = tree_at(pool, s->root);
+    uint32_t first = stat_get((_Atomic uint32_t *)&root->first_child);
+    for (uint32_t i = 0; first && i < root->child_count; i++) {
+        const tree_node *c = tree_at(pool, first + i);
+        if (c->move != TREE_PASS && !root_legal(s, c->move)) {
+            atomic_store(&pool->used, 1);
+            s->root = tree_new_root(pool);
+            return;
+        }
+    }
+}
+
 static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits)
 {
     const tg_rules *rules = tg_game_rules(g);
@@ -483,6 +503,7 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     atomic_store(&s->stop, false);
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     find_root(s, g, color);
+    drop_root_if_illegal(s);
 }
 
 tg_point tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
@@ -551,6 +572,18 @@ static bool counting_wins(const tg_search *s, const tg_game *g, tg_color color)
     return score.result.winner == color;
 }
 
+/* Whether enemy stones the search's count says are dead remain. */
+static bool dead_enemy_left(const tg_search *s, const tg_game *g, tg_color color)
+{
+    uint8_t dead[TG_MAX_POINTS];
+    const tg_board *b = tg_game_board(g);
+    tg_search_dead_stones(s, b, dead);
+    for (int p = 0; p < b->npoints; p++)
+        if (dead[p] && b->color[p] == tg_opponent(color))
+            return true;
+    return false;
+}
+
 tg_point tg_search_genmove(tg_search *s, const tg_game *g, tg_color color,
                            const tg_search_limits *limits, bool cleanup)
 {
@@ -559,8 +592,8 @@ tg_point tg_search_genmove(tg_search *s, const tg_game *g, tg_color color,
     int n = tg_game_move_count(g);
     const tg_move *last = n ? tg_game_move(g, n - 1) : NULL;
     bool opponent_passed = last && last->color != color && last->point == TG_PASS;
-    if (!cleanup && opponent_passed && counting_wins(s, g, color))
-        return TG_PASS; /* the game ends now, and we win it */
+    if (opponent_passed && counting_wins(s, g, color) && (!cleanup || !dead_enemy_left(s, g, color)))
+        return TG_PASS; /* the game ends now, and we win it (in cleanup: with nothing left to take) */
     if (s->opt.resign_threshold > 0 && r->winrate < s->opt.resign_threshold && r->playouts >= 1000 &&
         !cleanup && n > tg_game_size(g) * tg_game_size(g) / 4)
         return TG_RESIGN;
