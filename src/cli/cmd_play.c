@@ -27,6 +27,7 @@
 #include "cli/cli_util.h"
 #include "tengen/control.h"
 #include "tengen/player.h"
+#include "tengen/search.h"
 #include "tengen/score.h"
 #include "tengen/sgf.h"
 
@@ -38,6 +39,8 @@ typedef struct play_options {
     const char *sgf_path;
     uint64_t seed;
     int playouts;
+    double seconds;       /* --time-per-move; 0: the clock or the defaults */
+    bool baseline;        /* --player baseline */
     tg_time_control time; /* TG_CLOCK_NONE: untimed */
 } play_options;
 
@@ -55,8 +58,11 @@ static void play_usage(FILE *out)
             "  --handicap N      fixed handicap stones for Black, 2..9 (default none)\n"
             "  --sgf FILE        save the game there (default tengen-YYYYMMDD-HHMMSS.sgf)\n"
             "  --seed N          random seed of the engine (default: from the clock)\n"
-            "  --playouts N      engine playouts per move decision (default: 20 per\n"
-            "                    candidate point, 400 to 6000)\n"
+            "  --playouts N      engine playouts per move (default: 10000, at most 5 s\n"
+            "                    a move; in a timed game the clock decides)\n"
+            "  --time-per-move S seconds the engine thinks per move\n"
+            "  --player NAME     mcts (the tree search, default) or baseline (the quick\n"
+            "                    flat Monte-Carlo player of the core)\n"
             "  --time SPEC       clocks for both players (seconds): none, absolute:300,\n"
             "                    byoyomi:600+5x30, canadian:600+25/600, periods:3600+15/600,\n"
             "                    fischer:300+10[max600], simple:10; add ,pass to byoyomi or\n"
@@ -75,6 +81,8 @@ static int parse_play_options(int argc, char **argv, play_options *o)
     o->sgf_path = NULL;
     o->seed = (uint64_t)time(NULL);
     o->playouts = 0;
+    o->seconds = 0;
+    o->baseline = false;
     o->time = (tg_time_control){.system = TG_CLOCK_NONE};
     int komi2 = 0;
     bool komi_given = false;
@@ -119,6 +127,15 @@ static int parse_play_options(int argc, char **argv, play_options *o)
             o->seed = strtoull(v, NULL, 10);
         } else if (!strcmp(a, "--playouts")) {
             if (cli_parse_int(v, 1, 1000000, &o->playouts))
+                return cli_bad_value("play", a, v);
+        } else if (!strcmp(a, "--time-per-move")) {
+            char *end;
+            o->seconds = strtod(v, &end);
+            if (!*v || *end || !(o->seconds > 0) || o->seconds > 86400)
+                return cli_bad_value("play", a, v);
+        } else if (!strcmp(a, "--player")) {
+            o->baseline = !strcmp(v, "baseline");
+            if (!o->baseline && strcmp(v, "mcts"))
                 return cli_bad_value("play", a, v);
         } else if (!strcmp(a, "--time")) {
             if (tg_time_control_parse(v, &o->time, err, sizeof err) != TG_OK) {
@@ -177,6 +194,7 @@ typedef struct play_session {
     tg_control ctl;
     const play_options *o;
     tg_rng rng;
+    tg_search *search;         /* NULL: the baseline player */
     bool timed;
     tg_sgf_move_clock *clocks; /* clocks[i]: the mover's clock after move i */
     int clock_cap;
@@ -290,10 +308,50 @@ static void save_game(const play_session *s)
     free(text);
 }
 
+/* The engine's clock as the search's time planner reads a GTP clock. */
+static void clock_as_gtp(const play_session *s, tg_color color, tg_gtp_clock *gc)
+{
+    const tg_time_control *tc = &s->o->time;
+    tg_clock_view v;
+    tg_clock_view_of(&s->ctl.clock, color, tg_clock_now_ms(), &v);
+    memset(gc, 0, sizeof *gc);
+    bool byoyomi = tc->system == TG_CLOCK_BYOYOMI || tc->system == TG_CLOCK_SIMPLE;
+    bool canadian = tc->system == TG_CLOCK_CANADIAN || tc->system == TG_CLOCK_PERIODS;
+    gc->system = byoyomi ? TG_TIME_BYOYOMI : canadian ? TG_TIME_CANADIAN : TG_TIME_ABSOLUTE;
+    gc->main_time = (double)tc->main_ms / 1000;
+    gc->period_time = (double)tc->period_ms / 1000;
+    gc->periods = tc->periods;
+    gc->stones = tc->stones;
+    gc->time_left[color] = (double)(v.in_overtime ? v.period_left_ms : v.main_left_ms) / 1000;
+    gc->stones_left[color] = !v.in_overtime ? 0 : byoyomi ? v.periods_left : v.stones_left;
+    gc->time_left[tg_opponent(color)] = -1;
+}
+
+static tg_point search_move(play_session *s, tg_color color)
+{
+    tg_search_limits l = {.playouts = s->o->playouts};
+    tg_gtp_clock gc;
+    if (s->o->seconds > 0) {
+        l.seconds = l.max_seconds = s->o->seconds;
+    } else if (s->timed) {
+        clock_as_gtp(s, color, &gc);
+        tg_search_time_plan(&gc, color, tg_game_board(s->g), 0.2, &l);
+    } else if (l.playouts == 0) {
+        l.playouts = 10000;
+        l.seconds = l.max_seconds = 5;
+    }
+    return tg_search_genmove(s->search, s->g, color, &l, false);
+}
+
 static void engine_move(play_session *s, tg_color color)
 {
-    tg_player_options popt = {s->o->playouts, false};
-    tg_point p = tg_player_genmove(s->g, color, &popt, &s->rng);
+    tg_point p;
+    if (s->search) {
+        p = search_move(s, color);
+    } else {
+        tg_player_options popt = {s->o->playouts, false};
+        p = tg_player_genmove(s->g, color, &popt, &s->rng);
+    }
     char v[8];
     bool played = control_move(s, color, p);
     if (p == TG_RESIGN && tg_control_phase_of(&s->ctl) == TG_PHASE_OVER
@@ -532,6 +590,18 @@ int cmd_play(int argc, char **argv)
     s->o = &o;
     s->timed = o.time.system != TG_CLOCK_NONE;
     tg_rng_seed(&s->rng, o.seed);
+    if (!o.baseline) {
+        tg_search_options so;
+        tg_search_options_default(&so);
+        so.seed = o.seed;
+        s->search = tg_search_new(&so);
+        if (!s->search) {
+            fprintf(stderr, "tengen play: out of memory for the search tree\n");
+            tg_game_free(g);
+            free(s);
+            return 1;
+        }
+    }
     tg_control_init(&s->ctl, g);
     announce_start(&o);
     if (s->timed) {
@@ -547,6 +617,7 @@ int cmd_play(int argc, char **argv)
     }
     announce_end(s);
     save_game(s);
+    tg_search_free(s->search);
     tg_game_free(g);
     free(s->clocks);
     free(s);
