@@ -18,6 +18,7 @@ static const command commands[] = {
     {"gtp", cmd_gtp, "speak the Go Text Protocol on stdin/stdout (for GUIs and referees)"},
     {"score", cmd_score, "count a finished game from an SGF file"},
     {"sgf", cmd_sgf, "check, normalise or convert SGF files"},
+    {"match", cmd_match, "referee games between GTP engines (matches, tournaments)"},
     {"bench", cmd_bench, "measure the speed of the board, playouts and SGF reader"},
 };
 

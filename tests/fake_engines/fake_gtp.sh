@@ -1,0 +1,55 @@
+#!/bin/sh
+# fake_gtp.sh — a scripted GTP engine for the referee's tests.  It keeps no
+# board: genmove answers the next move of a list (then "pass"), and every
+# other command succeeds, so each test says exactly what the engine does.
+# Words of the command line (POSIX sh, no python needed):
+#   moves=C3,D4,...   genmove answers, in order, then pass
+#   fail=N:WHAT       on the Nth genmove: crash (exit), hang (sleep), garbage
+#                     (an answer without '='), error (a '?' answer)
+#   slow=SECONDS      every genmove waits that long first
+#   dead=A1,B2        the answer to final_status_list dead
+#   lacks=CMD         known_command CMD is false (and CMD fails)
+#   tag=WORD          ignored: lets a test find its processes
+moves="" fail_at=0 fail_what="" slow="" dead="" lacks=""
+for arg in "$@"; do
+    case "$arg" in
+    moves=*) moves=$(echo "${arg#moves=}" | tr ',' ' ') ;;
+    fail=*) v=${arg#fail=}; fail_at=${v%%:*}; fail_what=${v#*:} ;;
+    slow=*) slow=${arg#slow=} ;;
+    dead=*) dead=$(echo "${arg#dead=}" | tr ',' ' ') ;;
+    lacks=*) lacks="$lacks ${arg#lacks=} " ;;
+    esac
+done
+n=0
+answer() { printf '= %s\n\n' "$1"; }
+while IFS= read -r line; do
+    set -- $line
+    cmd=$1
+    case "$lacks" in *" $cmd "*) printf '? unknown command\n\n'; continue ;; esac
+    case "$cmd" in
+    known_command)
+        case "$lacks" in *" $2 "*) answer false ;; *) answer true ;; esac ;;
+    name) answer fake ;;
+    protocol_version) answer 2 ;;
+    quit) answer ""; exit 0 ;;
+    final_status_list) answer "$dead" ;;
+    genmove|kgs-genmove_cleanup)
+        n=$((n + 1))
+        if [ "$n" = "$fail_at" ]; then
+            case "$fail_what" in
+            crash) exit 3 ;;
+            hang) sleep 1000 ;;
+            garbage) printf 'I think D4 is nice\n\n'; continue ;;
+            error) printf '? no move\n\n'; continue ;;
+            esac
+        fi
+        [ -n "$slow" ] && sleep "$slow"
+        set -- $moves
+        if [ $# -gt 0 ]; then
+            answer "$1"; shift; moves="$*"
+        else
+            answer pass
+        fi ;;
+    *) answer "" ;;
+    esac
+done
