@@ -1,0 +1,165 @@
+/*
+ * strength.c — how strong is tengen's search?  Plays the matches of issue 4
+ * against GNU Go through `tengen match` (the referee: every move checked,
+ * colours alternating, two games at once with -j 2) and reports tengen's
+ * win rate with its 95% interval (Wilson) and the Elo difference with its
+ * interval (from the referee's statistics).
+ *
+ *   9x9-time      9x9, komi 7.5, Chinese rules, GNU Go 3.8 level 10,
+ *                 tengen 0.5 s a move on 1 thread            (target >= 95%)
+ *   19x19-time    the same on 19x19 with 2 s a move           (target >= 80%)
+ *   9x9-playouts  9x9 with 1,000 playouts a move: the search's efficiency,
+ *                 independent of speed                       (target >= 85%)
+ *
+ * A benchmark program, not a test: it prints figures and asserts nothing.
+ * usage: bench_strength [--match NAME|all] [--games N] [-j N]
+ *                       [--tengen PATH] [--gnugo PATH] [--out DIR] [--level L]
+ * The results (JSON lines) and the SGF files stay in --out (default
+ * ./strength-results) for inspection; an existing results file is resumed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tengen/referee.h"
+
+typedef struct match_spec {
+    const char *name;
+    int size;
+    const char *tengen_args;
+    int default_games;
+    double target;
+} match_spec;
+
+static const match_spec matches[] = {
+    {"9x9-time", 9, "--threads 1 --time-per-move 0.5", 100, 0.95},
+    {"19x19-time", 19, "--threads 1 --time-per-move 2", 20, 0.80},
+    {"9x9-playouts", 9, "--threads 1 --playouts 1000", 100, 0.85},
+};
+
+typedef struct options {
+    const char *match, *tengen, *gnugo, *out;
+    int games, jobs, level;
+} options;
+
+/* Wilson score interval for p = wins/n at 95%. */
+static void wilson(double wins, double n, double *low, double *high)
+{
+    const double z = 1.96;
+    double p = wins / n, d = 1 + z * z / n;
+    double centre = (p + z * z / (2 * n)) / d;
+    double half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d;
+    *low = centre - half;
+    *high = centre + half;
+}
+
+/* Count tengen's results in the results file. */
+static int tally(const char *path, tg_score_line *s)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[4096];
+    memset(s, 0, sizeof *s);
+    while (fgets(line, sizeof line, f)) {
+        tg_game_record r;
+        if (tg_game_record_from_json(line, &r) != TG_OK)
+            continue;
+        int black_wins = tg_game_record_black_wins(&r);
+        bool tengen_black = !strcmp(r.black_name, "tengen");
+        if (black_wins < 0)
+            s->draws++;
+        else if ((black_wins == 1) == tengen_black)
+            s->wins++;
+        else
+            s->losses++;
+    }
+    fclose(f);
+    return 0;
+}
+
+static int run_match(const match_spec *m, const options *o)
+{
+    char results[1024], sgf_dir[1024], command[4096];
+    int games = o->games > 0 ? o->games : m->default_games;
+    snprintf(sgf_dir, sizeof sgf_dir, "%s/%s-sgf", o->out, m->name);
+    snprintf(results, sizeof results, "%s/%s.jsonl", o->out, m->name);
+    mkdir(o->out, 0777);
+    mkdir(sgf_dir, 0777);
+    struct stat st;
+    bool resume = stat(results, &st) == 0;
+    snprintf(command, sizeof command,
+             "'%s' match --engine 'tengen=%s gtp %s' "
+             "--engine 'gnugo=%s --mode gtp --level %d --chinese-rules' "
+             "--games %d --size %d --komi 7.5 --rules chinese -j %d --seed 1 "
+             "--results '%s' --sgf-dir '%s'%s",
+             o->tengen, o->tengen, m->tengen_args, o->gnugo, o->level, games, m->size, o->jobs, results,
+             sgf_dir, resume ? " --resume" : "");
+    printf("# %s: %s\n", m->name, command);
+    fflush(stdout);
+    int status = system(command);
+    tg_score_line s;
+    if (tally(results, &s) != 0) {
+        fprintf(stderr, "bench_strength: no results in %s (tengen match exit status %d)\n", results, status);
+        return 1;
+    }
+    int n = s.wins + s.draws + s.losses;
+    if (n == 0)
+        return 1;
+    double rate = (s.wins + 0.5 * s.draws) / n, low, high, elo, elo_low, elo_high;
+    wilson(s.wins + 0.5 * s.draws, n, &low, &high);
+    tg_elo(&s, &elo, &elo_low, &elo_high);
+    printf("%s_winrate %.3f (95%% interval %.3f..%.3f; %d won, %d drawn, %d lost of %d; target %.2f)\n",
+           m->name, rate, low, high, s.wins, s.draws, s.losses, n, m->target);
+    printf("%s_elo %+.0f (95%% interval %+.0f..%+.0f) over GNU Go level %d\n", m->name, elo, elo_low,
+           elo_high, o->level);
+    return 0;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: bench_strength [--match 9x9-time|19x19-time|9x9-playouts|all] [--games N]\n"
+                    "                      [-j N] [--tengen PATH] [--gnugo PATH] [--out DIR] [--level L]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {"9x9-playouts", "build/tengen", "/usr/games/gnugo", "strength-results", 0, 2, 10};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return usage();
+        if (!strcmp(a, "--match"))
+            o.match = v;
+        else if (!strcmp(a, "--games"))
+            o.games = atoi(v);
+        else if (!strcmp(a, "-j"))
+            o.jobs = atoi(v);
+        else if (!strcmp(a, "--tengen"))
+            o.tengen = v;
+        else if (!strcmp(a, "--gnugo"))
+            o.gnugo = v;
+        else if (!strcmp(a, "--out"))
+            o.out = v;
+        else if (!strcmp(a, "--level"))
+            o.level = atoi(v);
+        else
+            return usage();
+        i++;
+    }
+    if (o.jobs < 1)
+        o.jobs = 1;
+    int failures = 0, ran = 0;
+    for (size_t k = 0; k < sizeof matches / sizeof matches[0]; k++) {
+        if (strcmp(o.match, "all") && strcmp(o.match, matches[k].name))
+            continue;
+        ran++;
+        failures += run_match(&matches[k], &o);
+    }
+    if (!ran)
+        return usage();
+    return failures ? 1 : 0;
+}
