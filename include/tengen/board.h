@@ -185,6 +185,11 @@ int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_
 typedef bool (*tg_point_filter)(const tg_board *b, tg_point p, void *context);
 tg_point tg_board_random_empty(const tg_board *b, tg_rng *rng, tg_point_filter accept, void *context);
 
+/* Whether c may play the empty point p in a playout: legal (simple ko,
+ * the suicide rule) and not one of c's own eyes (tg_board_is_eye).  The
+ * playouts' own test, cheapest checks first. */
+bool tg_board_playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide);
+
 /* Random legal non-eye-filling move for c, or TG_PASS. */
 tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng);
 

@@ -485,6 +485,11 @@ tg_point tg_board_random_empty(const tg_board *b, tg_rng *rng, tg_point_filter a
     return TG_PASS;
 }
 
+bool tg_board_playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
+{
+    return playout_move_ok(b, p, c, suicide);
+}
+
 tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
 {
     return select_move(b, c, suicide, rng);

@@ -43,6 +43,15 @@ bool policy_bad_self_atari(const tg_board *b, tg_point p, tg_color c, int min_st
 /* Liberties (at most max) of the chain c would form at p; 0 if suicide. */
 int policy_liberties_after(const tg_board *b, tg_point p, tg_color c, int max);
 
+/* ---- Ladders (ladder.c) ---------------------------------------------- */
+
+/* The chain at q is in atari and its side is to move: is it captured
+ * however it runs (a ladder that works)? */
+bool ladder_captured(const tg_board *b, tg_point q);
+/* The chain at q has two liberties and the other side is to move: does an
+ * atari on one of them capture it in a ladder? */
+bool ladder_attack_works(const tg_board *b, tg_point q);
+
 /* ---- The playout ------------------------------------------------------- */
 
 typedef struct policy_moves {

@@ -21,11 +21,7 @@
 
 bool policy_move_ok(const tg_board *b, tg_point p, tg_color c)
 {
-    if (b->color[p] != TG_EMPTY)
-        return false;
-    if (tg_nbr_count(b, p, TG_EMPTY) == 0 && tg_board_is_eye(b, p, c))
-        return false;
-    return tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN) == TG_OK;
+    return b->color[p] == TG_EMPTY && tg_board_playout_move_ok(b, p, c, TG_SUICIDE_FORBIDDEN);
 }
 
 bool policy_bad_self_atari(const tg_board *b, tg_point p, tg_color c, int min_stones)

@@ -8,7 +8,8 @@
  * knowledge of Pachi's and Fuego's priors, in a simpler form):
  *   every move      10 visits at 50%   (so no single playout decides)
  *   capture         +20 visits won     (+10 more for a chain of 2+ stones)
- *   saving a chain in atari            +20 won
+ *   saving a chain in atari            +20 won (+20 lost if it runs into a ladder)
+ *   an atari that captures in a ladder +20 won
  *   a good 3x3 shape                   +10 won
  *   near the last move (8 points)      +6 won
  *   self-atari of a chain              +20 lost (a lone stone: +10 lost)
@@ -110,6 +111,40 @@ static bool quiet_area(const tg_board *b, tg_point p)
     return true;
 }
 
+/* Reading after c plays p: a rescue that runs into a ladder saves nothing,
+ * an atari that starts a working ladder captures. */
+static void ladder_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c, bool rescues)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    bool ataris = false;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        ataris |= b->color[q] == tg_opponent(c) && tg_chain_liberties(b, q, NULL, 3) == 2;
+    }
+    if (!rescues && !ataris)
+        return;
+    tg_board after;
+    tg_board_copy(&after, b);
+    tg_board_play(&after, p, c);
+    if (after.color[p] != c)
+        return;
+    if (rescues) {
+        int libs = tg_chain_liberties(&after, p, NULL, 3);
+        if (libs >= 3 || (libs == 2 && !ladder_attack_works(&after, p)))
+            prior_add(n, 20, true);
+        else if (libs == 2)
+            prior_add(n, 20, false); /* runs into a ladder */
+    }
+    for (int i = 0; ataris && i < 4; i++) {
+        int q = p + d[i];
+        if (after.color[q] == tg_opponent(c) && tg_chain_in_atari(tg_chain_at(&after, q)) &&
+            ladder_captured(&after, q)) {
+            prior_add(n, 20, true);
+            break;
+        }
+    }
+}
+
 /* Capture and rescue features of c playing p. */
 static void tactical_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c)
 {
@@ -131,8 +166,7 @@ static void tactical_priors(tree_node *n, const tg_board *b, tg_point p, tg_colo
     }
     if (captures)
         prior_add(n, big_capture ? 30 : 20, true);
-    if (rescues && !captures && policy_liberties_after(b, p, c, 3) >= 2)
-        prior_add(n, 20, true);
+    ladder_priors(n, b, p, c, rescues && !captures);
     int stones;
     if (!captures && tg_board_is_self_atari(b, p, c, &stones))
         prior_add(n, stones > 1 ? 20 : 10, false);
