@@ -86,6 +86,7 @@ typedef struct tg_referee_config {
     int opening_len;
     uint64_t seed;                /* the estimator's random numbers */
     const char *black_name, *white_name, *event, *round;
+    const char *note;             /* added to the SGF's GC (the nigiri draw), or NULL */
 } tg_referee_config;
 
 /* Why a game ended, as written in the results file. */
@@ -191,6 +192,7 @@ typedef struct tg_game_record {
     int opening;
     char sgf[512];             /* path of the SGF file, "" when none */
     char detail[240];
+    char nigiri[192];          /* the recorded draw when colours were decided by nigiri */
     int64_t duration_ms;
 } tg_game_record;
 

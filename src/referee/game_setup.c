@@ -288,9 +288,9 @@ char *runner_sgf(const game_runner *r)
         return NULL;
     tg_sgf_node *root = tg_sgf_tree_games(tree);
     char comment[400];
-    snprintf(comment, sizeof comment, "tengen match: %s%s%s (seed %llu)",
+    snprintf(comment, sizeof comment, "tengen match: %s%s%s (seed %llu)%s%s",
              tg_end_reason_name(r->out->reason), r->out->detail[0] ? ": " : "", r->out->detail,
-             (unsigned long long)cfg->seed);
+             (unsigned long long)cfg->seed, cfg->note ? "; " : "", cfg->note ? cfg->note : "");
     add_text(tree, root, "GC", comment);
     add_move_clocks(r, tree, root);
     char *text = tg_sgf_write(tree, NULL);

@@ -114,6 +114,20 @@ static bool write_sgf(match_state *m, const tg_scheduled_game *g, const char *sg
     return ok;
 }
 
+/* The nigiri draw of a game (R1), as its SGF and its results line record
+ * it; empty when the colours were not decided by nigiri. */
+static void nigiri_note(const match_state *m, const tg_scheduled_game *g, char *buf, size_t len)
+{
+    tg_nigiri n;
+    buf[0] = '\0';
+    if (!g->nigiri_stones || tg_nigiri_decide(g->nigiri_stones, g->nigiri_guess == 2, &n) != TG_OK)
+        return;
+    char line[96];
+    tg_nigiri_format(&n, line, sizeof line);
+    int senior = n.senior_black ? g->black : g->white;
+    snprintf(buf, len, "%s (senior player %s)", line, m->cfg->engines[senior].name);
+}
+
 static void fill_record(const match_state *m, const tg_scheduled_game *g,
                         const tg_referee_outcome *o, tg_game_record *rec)
 {
@@ -130,6 +144,7 @@ static void fill_record(const match_state *m, const tg_scheduled_game *g,
     rec->seed = g->seed;
     rec->opening = g->opening;
     snprintf(rec->detail, sizeof rec->detail, "%s", o->detail);
+    nigiri_note(m, g, rec->nigiri, sizeof rec->nigiri);
     rec->duration_ms = o->duration_ms;
 }
 
@@ -162,6 +177,9 @@ static bool play_one(match_state *m, engine_slot *slots, const tg_scheduled_game
         cfg.white_name = m->cfg->engines[g->white].name;
         cfg.opening = g->opening >= 0 ? m->cfg->openings[g->opening] : NULL;
         cfg.opening_len = g->opening >= 0 ? m->cfg->opening_len[g->opening] : 0;
+        char note[192];
+        nigiri_note(m, g, note, sizeof note);
+        cfg.note = note[0] ? note : NULL;
         tg_status st = tg_referee_play(&cfg, b->engine, w->engine, m->cfg->stop, &outcome, &sgf);
         if (st != TG_OK) {
             fail(m, st, "game failed: %s", tg_status_text(st));

@@ -122,6 +122,15 @@ grep -q "vs the field" "$work/rr.out" && ok "round-robin: Elo per engine" || bad
     --games 2 --size 5 --quiet --results "$work/g.jsonl" >"$work/g.out" 2>&1
 [ "$(wc -l <"$work/g.jsonl")" -eq 4 ] && ok "gauntlet: 2 pairs x 2 games" || bad "gauntlet game count"
 
+# Colours by nigiri (R1): the draw is recorded in the results and the SGF.
+run nigiri "$fake" "$fake" --games 2 --colors nigiri --sgf-dir "$work/nigiri-sgf"
+if grep -q '"nigiri":"nigiri: [0-9]* stones, guess \(odd\|even\)' "$work/nigiri.jsonl" &&
+    grep -q 'GC\[[^]]*nigiri: [0-9]* stones' "$work"/nigiri-sgf/*.sgf; then
+    ok "nigiri draw recorded in the results and the SGF"
+else
+    bad "nigiri draw not recorded"; cat "$work/nigiri.jsonl"
+fi
+
 # Options: errors are refused before anything starts.
 "$tengen" match --engine "a=$fake" >"$work/opt.out" 2>&1
 [ $? -eq 2 ] && ok "one engine refused" || bad "one engine accepted"
