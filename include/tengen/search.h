@@ -75,12 +75,19 @@ tg_point tg_search_genmove(tg_search *s, const tg_game *g, tg_color color,
 tg_point tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
                        double interval_seconds, tg_search_progress_fn progress, void *ctx);
 
+/* tg_search_genmove reporting its progress as tg_search_run does (for
+ * lz-genmove_analyze and kata-genmove_analyze). */
+tg_point tg_search_genmove_analyze(tg_search *s, const tg_game *g, tg_color color,
+                                   const tg_search_limits *limits, bool cleanup, double interval_seconds,
+                                   tg_search_progress_fn progress, void *ctx);
+
 /* Ask a running search to stop soon (thread-safe, async-signal-safe). */
 void tg_search_stop(tg_search *s);
 
 /* The last search's report, and its ownership map: for every point,
  * -1 (White's) .. +1 (Black's) from the ends of its playouts.  Both stay
- * valid until the next search. */
+ * valid until the next search; during a search, a progress callback sees
+ * them as of that report. */
 const tg_search_report *tg_search_last_report(const tg_search *s);
 const float *tg_search_ownership(const tg_search *s);
 

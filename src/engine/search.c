@@ -31,8 +31,12 @@
 #include "tengen/score.h"
 #include "tengen/search.h"
 
+#ifndef RAVE_EQUIV
 #define RAVE_EQUIV 3000.0
+#endif
+#ifndef EXPAND_VISITS
 #define EXPAND_VISITS 2
+#endif
 #define MAX_DEPTH 400
 #define MAX_THREADS 64
 
@@ -197,8 +201,10 @@ typedef struct worker {
     uint32_t stamp[TG_MAX_POINTS];  /* AMAF: iteration that set first_color */
     uint8_t first_color[TG_MAX_POINTS];
     uint32_t iteration;
-    int32_t ownership[TG_MAX_POINTS];
-    int ownership_playouts;
+    /* ownership sums, read by the controlling thread while the search runs
+     * (relaxed atomics: plain loads and stores on the usual machines) */
+    _Atomic int32_t ownership[TG_MAX_POINTS];
+    _Atomic int ownership_playouts;
 } worker;
 
 static bool root_legal(void *ctx, tg_point p)
@@ -323,10 +329,15 @@ static void iterate(worker *w)
     back_up(w, depth, margin2);
     uint8_t owner[TG_MAX_POINTS];
     policy_area_score(&w->board, owner);
-    for (int p = 0; p < w->board.npoints; p++)
-        if (w->board.color[p] != TG_OFFBOARD)
-            w->ownership[p] += owner[p] == TG_BLACK ? 1 : owner[p] == TG_WHITE ? -1 : 0;
-    w->ownership_playouts++;
+    for (int p = 0; p < w->board.npoints; p++) {
+        if (w->board.color[p] == TG_OFFBOARD || owner[p] == TG_EMPTY)
+            continue;
+        int32_t v = atomic_load_explicit(&w->ownership[p], memory_order_relaxed);
+        atomic_store_explicit(&w->ownership[p], v + (owner[p] == TG_BLACK ? 1 : -1), memory_order_relaxed);
+    }
+    atomic_store_explicit(&w->ownership_playouts,
+                          atomic_load_explicit(&w->ownership_playouts, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     atomic_fetch_add_explicit(&s->playouts, 1, memory_order_relaxed);
 }
 
@@ -457,8 +468,8 @@ static void gather_ownership(tg_search *s, worker *workers, int count)
         s->ownership_sum[p] = 0;
     for (int t = 0; t < count; t++) {
         for (int p = 0; p < TG_MAX_POINTS; p++)
-            s->ownership_sum[p] += workers[t].ownership[p];
-        playouts += workers[t].ownership_playouts;
+            s->ownership_sum[p] += atomic_load_explicit(&workers[t].ownership[p], memory_order_relaxed);
+        playouts += atomic_load_explicit(&workers[t].ownership_playouts, memory_order_relaxed);
     }
     for (int p = 0; p < TG_MAX_POINTS; p++)
         s->ownership[p] = playouts ? (float)s->ownership_sum[p] / (float)playouts : 0.0f;
@@ -537,6 +548,7 @@ tg_point tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_
             break;
         if (progress && seconds_since(&s->start) >= next_report) {
             make_report(s);
+            gather_ownership(s, workers, started);
             if (!progress(ctx, &s->report))
                 break;
             next_report += interval_seconds;
@@ -587,7 +599,14 @@ static bool dead_enemy_left(const tg_search *s, const tg_game *g, tg_color color
 tg_point tg_search_genmove(tg_search *s, const tg_game *g, tg_color color,
                            const tg_search_limits *limits, bool cleanup)
 {
-    tg_point move = tg_search_run(s, g, color, limits, 0, NULL, NULL);
+    return tg_search_genmove_analyze(s, g, color, limits, cleanup, 0, NULL, NULL);
+}
+
+tg_point tg_search_genmove_analyze(tg_search *s, const tg_game *g, tg_color color,
+                                   const tg_search_limits *limits, bool cleanup, double interval_seconds,
+                                   tg_search_progress_fn progress, void *ctx)
+{
+    tg_point move = tg_search_run(s, g, color, limits, interval_seconds, progress, ctx);
     const tg_search_report *r = &s->report;
     int n = tg_game_move_count(g);
     const tg_move *last = n ? tg_game_move(g, n - 1) : NULL;
