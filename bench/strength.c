@@ -128,7 +128,7 @@ static int usage(void)
 int main(int argc, char **argv)
 {
     options o = {"9x9-playouts", "build/tengen", "/usr/games/gnugo", "strength-results", 0, 2, 10};
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             return usage();
@@ -148,7 +148,6 @@ int main(int argc, char **argv)
             o.level = atoi(v);
         else
             return usage();
-        i++;
     }
     if (o.jobs < 1)
         o.jobs = 1;

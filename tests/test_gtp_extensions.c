@@ -3,7 +3,8 @@
  * (tg_gtp_extension, tengen/gtp.h): listed and known, argument counts
  * checked, errors, and streamed answers (tg_gtp_reply_flush) — sent in
  * parts under tg_gtp_feed, whole under tg_gtp_execute, always one answer
- * per line with its id and no empty line before the closing one.
+ * per line with its id and no empty line before the closing one; and
+ * tg_gtp_genmove_with, genmove with the front end's move generator.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,11 +49,51 @@ static bool cmd_echo(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply
     return true;
 }
 
+/* What the move generator of x-genmove answers, and what it was asked. */
+typedef struct fixed_move {
+    tg_point move;
+    int asked;
+    bool had_clock;
+} fixed_move;
+
+static tg_point answer_fixed_move(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+                                  bool cleanup)
+{
+    fixed_move *f = ctx;
+    (void)g, (void)color, (void)cleanup;
+    f->asked++;
+    f->had_clock = clock != NULL;
+    return f->move;
+}
+
+/* "x-genmove COLOR MOVE": tg_gtp_genmove_with a generator answering MOVE
+ * (a vertex, "resign", or "engine" for the engine's own player); answers
+ * the move and how often the generator was asked. */
+static bool cmd_genmove(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply)
+{
+    (void)ctx, (void)argc;
+    tg_color color = argv[0][0] == 'w' ? TG_WHITE : TG_BLACK;
+    fixed_move f = {.move = TG_RESIGN};
+    bool engine = !strcmp(argv[1], "engine");
+    if (!engine && strcmp(argv[1], "resign") &&
+        tg_vertex_parse(tg_game_board(tg_gtp_game(gtp)), argv[1], &f.move) != TG_OK)
+        return tg_gtp_reply_fail(reply, "bad move");
+    tg_point move;
+    if (tg_gtp_genmove_with(gtp, color, false, engine ? NULL : answer_fixed_move, &f, &move) != TG_OK)
+        return tg_gtp_reply_fail(reply, "not played");
+    char vertex[8];
+    tg_point_to_vertex(tg_game_board(tg_gtp_game(gtp)), move, vertex);
+    assert_true(f.asked == 0 || f.had_clock);
+    tg_gtp_reply_printf(reply, "%s %d", vertex, f.asked);
+    return true;
+}
+
 /* "name" cannot be replaced: the engine's own answers. */
 static const tg_gtp_extension extensions[] = {
     {"x-stream", 1, 1, cmd_stream},
     {"x-echo", 1, 1, cmd_echo},
     {"name", 0, 0, cmd_echo},
+    {"x-genmove", 2, 2, cmd_genmove},
 };
 
 static tg_gtp *new_engine(int *calls)
@@ -62,7 +103,7 @@ static tg_gtp *new_engine(int *calls)
     opt.size = 9;
     opt.playouts = 50;
     opt.extensions = extensions;
-    opt.extension_count = 3;
+    opt.extension_count = 4;
     opt.extension_ctx = calls;
     tg_gtp *e = tg_gtp_new(&opt);
     assert_non_null(e);
@@ -138,6 +179,56 @@ static void test_streamed_in_parts_under_feed(void **state)
     tg_gtp_free(e);
 }
 
+static int move_count(tg_gtp *e) { return tg_game_move_count(tg_gtp_game(e)); }
+
+/* The front end's move is played as genmove plays it: on the board, and
+ * undo takes it back. */
+static void test_genmove_with_plays_and_undoes(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp *e = new_engine(&calls);
+    assert_string_equal(gs_ok(e, "x-genmove b C3"), "C3 1");
+    assert_string_equal(gs_ok(e, "list_stones black"), "C3");
+    assert_int_equal(move_count(e), 1);
+    gs_ok(e, "undo");
+    assert_string_equal(gs_ok(e, "list_stones black"), "");
+    assert_int_equal(move_count(e), 0);
+    tg_gtp_free(e);
+}
+
+/* An illegal answer becomes a pass (played), a resignation plays
+ * nothing, and without a generator the engine's player moves. */
+static void test_genmove_with_checks_the_move(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp *e = new_engine(&calls);
+    gs_ok(e, "play b D4");
+    assert_string_equal(gs_ok(e, "x-genmove w D4"), "pass 1");
+    assert_int_equal(move_count(e), 2);
+    assert_string_equal(gs_ok(e, "x-genmove b resign"), "resign 1");
+    assert_int_equal(move_count(e), 2);
+    char answer[64];
+    snprintf(answer, sizeof answer, "%s", gs_ok(e, "x-genmove b engine"));
+    assert_int_equal(move_count(e), 3);
+    assert_non_null(strstr(answer, " 0")); /* the generator given was not asked */
+    tg_gtp_free(e);
+}
+
+/* After two passes the game goes on, as with genmove. */
+static void test_genmove_with_resumes_an_ended_game(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp *e = new_engine(&calls);
+    gs_ok(e, "play b pass");
+    gs_ok(e, "play w pass");
+    assert_string_equal(gs_ok(e, "x-genmove b E5"), "E5 1");
+    assert_string_equal(gs_ok(e, "list_stones black"), "E5");
+    tg_gtp_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +236,9 @@ int main(void)
         cmocka_unit_test(test_arguments_and_errors),
         cmocka_unit_test(test_streamed_whole_under_execute),
         cmocka_unit_test(test_streamed_in_parts_under_feed),
+        cmocka_unit_test(test_genmove_with_plays_and_undoes),
+        cmocka_unit_test(test_genmove_with_checks_the_move),
+        cmocka_unit_test(test_genmove_with_resumes_an_ended_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,15 +37,18 @@ typedef void (*tg_gtp_answer_fn)(void *ctx, const char *text, size_t len);
 
 typedef struct tg_gtp_clock tg_gtp_clock;
 
+/* A move for color in g: a legal point, TG_PASS or TG_RESIGN.  clock holds
+ * the time settings and what time_left last said; cleanup is set for
+ * kgs-genmove_cleanup. */
+typedef tg_point (*tg_gtp_genmove_fn)(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+                                      bool cleanup);
+
 /* The move generator behind genmove, reg_genmove and kgs-genmove_cleanup,
  * supplied by the front end (the tree search for `tengen gtp`).  With no
  * genmove the baseline player (player.h) answers. */
 typedef struct tg_gtp_player {
     void *ctx;
-    /* A move for color in g: a legal point, TG_PASS or TG_RESIGN.  clock
-     * holds the time settings and what time_left last said. */
-    tg_point (*genmove)(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
-                        bool cleanup);
+    tg_gtp_genmove_fn genmove;
     /* Dead stones for final_score and final_status_list (dead[p] = 1);
      * NULL: the ownership estimate of score.h decides. */
     void (*dead_stones)(void *ctx, const tg_game *g, uint8_t *dead);
@@ -89,6 +92,19 @@ void tg_gtp_reply_flush(tg_gtp_reply *reply);
 /* Make the answer an error with this message (unless already flushed);
  * returns false, for `return tg_gtp_reply_fail(reply, "...")`. */
 bool tg_gtp_reply_fail(tg_gtp_reply *reply, const char *message);
+
+/* genmove for a front-end command that chooses the move its own way
+ * (lz-genmove_analyze reports the search as it goes): the move for color
+ * is asked of `genmove` (NULL: the engine's player, as genmove does) and
+ * then handled exactly as genmove handles it — asked on the same game
+ * (resumed when two passes had ended it), an illegal answer made a pass,
+ * played so that undo takes it back; TG_RESIGN is not played.  kgs-
+ * genmove_cleanup's variant when cleanup is set.  *move is the move; a
+ * game that cannot go on (a cycle ended it without result) gets TG_PASS
+ * without asking.  TG_OK, or why the move was not played (a checked move
+ * fails only for want of memory: TG_ERR_NO_MEMORY). */
+tg_status tg_gtp_genmove_with(tg_gtp *gtp, tg_color color, bool cleanup, tg_gtp_genmove_fn genmove, void *ctx,
+                              tg_point *move);
 
 typedef struct tg_gtp_options {
     int size;                    /* initial board size, 2..25 */

@@ -14,9 +14,17 @@
  * (row by row from the top left), GoGui's INFLUENCE is Black's (+1).
  *
  * The search stops after --playouts when that is given (it then waits for
- * the next line).  The search reports its ownership map only when a run
- * ends, so an analysis that shows ownership searches in runs of one
- * interval each, the tree kept from one run to the next.
+ * the next line).
+ *
+ *   lz-genmove_analyze [COLOR] [INTERVAL] ...
+ *   kata-genmove_analyze [COLOR] [INTERVAL] ...
+ *
+ * are genmove (the same search limits, pass and resignation, and the move
+ * played as genmove plays it, through tg_gtp_genmove_with) streaming the
+ * same info lines while the search runs, then a line "play D4" ("play
+ * pass", "play resign") and the closing empty line.  Like Leela Zero's and
+ * KataGo's, they are ordinary commands: input arriving meanwhile does not
+ * stop them, it waits its turn.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -46,11 +54,13 @@ typedef struct analyze_request {
 
 typedef struct analysis {
     const gtp_analyzer *analyzer;
-    const tg_board *board;
+    tg_search *search;
+    const tg_board *board;      /* of the position searched */
     analyze_request req;
     tg_gtp_reply *reply;
     struct timespec start;
     double next_info;           /* seconds since start */
+    int info_playouts;          /* of the last info line sent (-1: none) */
     bool interrupted;           /* input arrived */
 } analysis;
 
@@ -216,10 +226,13 @@ static void put_ownership(const analysis *a, const float *ownership)
         }
 }
 
-/* One info line from a report (and the ownership of the run that made it),
- * sent at once. */
-static void send_info(analysis *a, const tg_search_report *r, const float *ownership)
+/* One info line from a report (and the ownership as of that report, when
+ * asked for), sent at once unless the last line showed the same report. */
+static void send_info(analysis *a, const tg_search_report *r)
 {
+    if (r->playouts == a->info_playouts)
+        return;
+    const float *ownership = a->req.ownership ? tg_search_ownership(a->search) : NULL;
     int shown = 0;
     for (int i = 0; i < r->candidate_count; i++) {
         const tg_search_candidate *c = &r->candidates[i];
@@ -237,7 +250,7 @@ static void send_info(analysis *a, const tg_search_report *r, const float *owner
         return;
     tg_gtp_reply_printf(a->reply, "\n");
     tg_gtp_reply_flush(a->reply);
-    a->next_info = seconds_since(&a->start) + a->req.interval;
+    a->info_playouts = r->playouts;
 }
 
 /* ---- The streaming analysis ------------------------------------------- */
@@ -248,7 +261,7 @@ static bool input_waiting(const gtp_analyzer *an, int timeout_ms)
 }
 
 /* Called by the search every tick: stop on input; send an info line when
- * one is due (or end the run, when the line needs the run's ownership). */
+ * one is due. */
 static bool on_progress(void *ctx, const tg_search_report *report)
 {
     analysis *a = ctx;
@@ -256,48 +269,49 @@ static bool on_progress(void *ctx, const tg_search_report *report)
         a->interrupted = true;
         return false;
     }
-    if (a->req.interval <= 0 || seconds_since(&a->start) < a->next_info)
-        return true;
-    if (a->req.ownership)
-        return false;
-    send_info(a, report, NULL);
+    if (a->req.interval > 0 && seconds_since(&a->start) >= a->next_info) {
+        send_info(a, report);
+        a->next_info = seconds_since(&a->start) + a->req.interval;
+    }
     return true;
 }
 
-/* Search in runs until input arrives or the playouts are spent, streaming
- * info lines; then send the last one and keep the answer open until the
+/* Search until input arrives or the playouts are spent, streaming info
+ * lines; then send the last one and keep the answer open until the
  * controller's next line. */
-static void stream_analysis(analysis *a, tg_search *search, const tg_game *g, int max_playouts)
+static void stream_analysis(analysis *a, const tg_game *g, int max_playouts)
 {
     tg_gtp_reply_flush(a->reply); /* the "=id" line: the controller sees the answer begin */
     clock_gettime(CLOCK_MONOTONIC, &a->start);
     a->next_info = a->req.interval;
-    int playouts = 0;
-    for (;;) {
-        tg_search_limits limits = {.playouts = max_playouts - playouts};
-        tg_search_run(search, g, a->req.color, &limits, TICK_SECONDS, on_progress, a);
-        int done = tg_search_last_report(search)->playouts;
-        playouts += done;
-        if (a->interrupted || playouts >= max_playouts || done == 0)
-            break;
-        send_info(a, tg_search_last_report(search), tg_search_ownership(search));
-    }
-    send_info(a, tg_search_last_report(search), a->req.ownership ? tg_search_ownership(search) : NULL);
+    tg_search_limits limits = {.playouts = max_playouts};
+    tg_search_run(a->search, g, a->req.color, &limits, TICK_SECONDS, on_progress, a);
+    send_info(a, tg_search_last_report(a->search));
     if (!a->interrupted)
         input_waiting(a->analyzer, -1);
+}
+
+/* The request of an analysis command, parsed; NULL when good, else why
+ * not. */
+static const char *start_analysis(analysis *a, const gtp_analyzer *an, tg_gtp *gtp, int argc, char **argv,
+                                  tg_gtp_reply *reply, analyze_format format)
+{
+    const tg_game *g = tg_gtp_game(gtp);
+    *a = (analysis){.analyzer = an, .search = an->player->search, .board = tg_game_board(g),
+                    .reply = reply, .info_playouts = -1};
+    a->req.format = format;
+    return parse_request(g, argc, argv, &a->req);
 }
 
 static bool run_analyze(const gtp_analyzer *an, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply,
                         analyze_format format)
 {
-    const tg_game *g = tg_gtp_game(gtp);
-    analysis a = {.analyzer = an, .board = tg_game_board(g), .reply = reply};
-    a.req.format = format;
-    const char *why = parse_request(g, argc, argv, &a.req);
+    analysis a;
+    const char *why = start_analysis(&a, an, gtp, argc, argv, reply, format);
     if (why)
         return tg_gtp_reply_fail(reply, why);
     int playouts = an->player->cfg.playouts;
-    stream_analysis(&a, an->player->search, g, playouts > 0 ? playouts : NO_LIMIT);
+    stream_analysis(&a, tg_gtp_game(gtp), playouts > 0 ? playouts : NO_LIMIT);
     return true;
 }
 
@@ -309,6 +323,56 @@ static bool cmd_lz_analyze(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp
 static bool cmd_kata_analyze(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply)
 {
     return run_analyze(ctx, gtp, argc, argv, reply, FORMAT_KATA);
+}
+
+/* ---- genmove with analysis ---------------------------------------------- */
+
+/* Called by genmove's search every interval: never stops it. */
+static bool on_genmove_progress(void *ctx, const tg_search_report *report)
+{
+    send_info(ctx, report);
+    return true;
+}
+
+/* tg_gtp_genmove_fn: genmove's search, with genmove's limits, streaming
+ * its info lines (with no INTERVAL only the last). */
+static tg_point genmove_reporting(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+                                  bool cleanup)
+{
+    analysis *a = ctx;
+    a->board = tg_game_board(g);
+    tg_search_limits limits = gtp_player_limits(a->analyzer->player, g, color, clock);
+    tg_point move = tg_search_genmove_analyze(a->search, g, color, &limits, cleanup, a->req.interval,
+                                              on_genmove_progress, a);
+    send_info(a, tg_search_last_report(a->search));
+    return move;
+}
+
+static bool run_genmove_analyze(const gtp_analyzer *an, tg_gtp *gtp, int argc, char **argv,
+                                tg_gtp_reply *reply, analyze_format format)
+{
+    analysis a;
+    const char *why = start_analysis(&a, an, gtp, argc, argv, reply, format);
+    if (why)
+        return tg_gtp_reply_fail(reply, why);
+    tg_gtp_reply_flush(reply); /* "=id" at once, as the analysis commands answer */
+    tg_point move;
+    if (tg_gtp_genmove_with(gtp, a.req.color, false, genmove_reporting, &a, &move) != TG_OK)
+        return tg_gtp_reply_fail(reply, "out of memory");
+    tg_gtp_reply_printf(reply, "play ");
+    put_vertex(reply, tg_game_board(tg_gtp_game(gtp)), move);
+    tg_gtp_reply_printf(reply, "\n");
+    return true;
+}
+
+static bool cmd_lz_genmove_analyze(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply)
+{
+    return run_genmove_analyze(ctx, gtp, argc, argv, reply, FORMAT_LZ);
+}
+
+static bool cmd_kata_genmove_analyze(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply)
+{
+    return run_genmove_analyze(ctx, gtp, argc, argv, reply, FORMAT_KATA);
 }
 
 /* ---- GoGui ------------------------------------------------------------ */
@@ -395,7 +459,8 @@ static bool cmd_candidates(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp
 
 /* GoGui's convention: listing this command says that a "# interrupt"
  * line stops a long command (the search of gogui-ownership and
- * tengen-candidates; any input stops lz-analyze and kata-analyze). */
+ * tengen-candidates; any input stops lz-analyze and kata-analyze, and
+ * nothing the genmove_analyze commands, as in Leela Zero and KataGo). */
 static bool cmd_interrupt(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply)
 {
     (void)ctx, (void)gtp, (void)argc, (void)argv, (void)reply;
@@ -421,6 +486,8 @@ static const tg_gtp_extension extensions[] = {
     {"gogui-analyze_commands", 0, 0, cmd_analyze_commands},
     {"lz-analyze", 0, MAX_ARGS, cmd_lz_analyze},
     {"kata-analyze", 0, MAX_ARGS, cmd_kata_analyze},
+    {"lz-genmove_analyze", 0, MAX_ARGS, cmd_lz_genmove_analyze},
+    {"kata-genmove_analyze", 0, MAX_ARGS, cmd_kata_genmove_analyze},
     {"gogui-ownership", 0, 1, cmd_ownership},
     {"tengen-candidates", 0, 1, cmd_candidates},
     {"gogui-interrupt", 0, 0, cmd_interrupt},

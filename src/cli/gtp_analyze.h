@@ -1,11 +1,13 @@
 /*
  * gtp_analyze.h — the analysis commands of `tengen gtp`, for GUIs:
  * lz-analyze and kata-analyze (the streaming analysis of Leela Zero and
- * KataGo that Sabaki and Lizzie show), and GoGui's analyze commands
- * (gogui-analyze_commands, gogui-ownership, tengen-candidates,
- * gogui-interrupt).  They are GTP extensions (tengen/gtp.h) that run the
- * GTP player's tree search; the streaming ones answer while they search
- * and stop when the controller's next line arrives.
+ * KataGo that Sabaki and Lizzie show), lz-genmove_analyze and
+ * kata-genmove_analyze (genmove showing its search the same way), and
+ * GoGui's analyze commands (gogui-analyze_commands, gogui-ownership,
+ * tengen-candidates, gogui-interrupt).  They are GTP extensions
+ * (tengen/gtp.h) that run the GTP player's tree search; lz-analyze and
+ * kata-analyze answer while they search and stop when the controller's
+ * next line arrives, the genmove ones stream until the move is chosen.
  */
 #ifndef TENGEN_CLI_GTP_ANALYZE_H
 #define TENGEN_CLI_GTP_ANALYZE_H

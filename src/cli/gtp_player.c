@@ -21,7 +21,7 @@ void gtp_player_config_default(gtp_player_config *cfg)
     cfg->lag = 0.3;
 }
 
-static tg_search_limits limits_for(const gtp_player *p, const tg_game *g, tg_color color,
+tg_search_limits gtp_player_limits(const gtp_player *p, const tg_game *g, tg_color color,
                                    const tg_gtp_clock *clock)
 {
     tg_search_limits l = {0};
@@ -38,7 +38,7 @@ static tg_search_limits limits_for(const gtp_player *p, const tg_game *g, tg_col
 static tg_point genmove(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock, bool cleanup)
 {
     gtp_player *p = ctx;
-    tg_search_limits l = limits_for(p, g, color, clock);
+    tg_search_limits l = gtp_player_limits(p, g, color, clock);
     return tg_search_genmove(p->search, g, color, &l, cleanup);
 }
 

@@ -29,6 +29,11 @@ typedef struct gtp_player {
 /* false when out of memory. */
 bool gtp_player_init(gtp_player *p, const gtp_player_config *cfg);
 void gtp_player_free(gtp_player *p);
+/* The limits of genmove's search for color in g: --playouts and
+ * --time-per-move, else the GTP clock, else the defaults (for the
+ * genmove_analyze commands, which search as genmove does). */
+tg_search_limits gtp_player_limits(const gtp_player *p, const tg_game *g, tg_color color,
+                                   const tg_gtp_clock *clock);
 /* Fill the GTP engine's player hooks (left zeroed for the baseline). */
 void gtp_player_hook(gtp_player *p, tg_gtp_player *hook);
 

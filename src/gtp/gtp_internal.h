@@ -7,7 +7,8 @@
  *   gtp_commands.c the command table and the protocol commands (name, ...)
  *                  and the front end's commands (tg_gtp_extension)
  *   gtp_setup.c    board size, komi, rules, handicap, time settings
- *   gtp_play.c     play, genmove and its variants, undo, is_legal
+ *   gtp_play.c     play, genmove and its variants (tg_gtp_genmove_with), undo,
+ *                  is_legal
  *   gtp_report.c   showboard, stones, captures, scoring, SGF files
  */
 #ifndef TENGEN_GTP_INTERNAL_H

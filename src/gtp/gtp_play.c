@@ -2,7 +2,8 @@
  * gtp_play.c — the commands that make or test moves: play (strict: an
  * illegal move is refused and changes nothing), genmove and its variants
  * reg_genmove (does not play) and kgs-genmove_cleanup (captures dead stones
- * before passing), undo, and is_legal.
+ * before passing), undo, and is_legal; and tg_gtp_genmove_with, the
+ * genmove of front-end commands that choose the move their own way.
  *
  * The colour always comes from the command (GTP lets the controller decide
  * who moves), and a game ended by two passes goes on when a move arrives:
@@ -35,42 +36,59 @@ int gtp_cmd_play(tg_gtp *e, int argc, char **argv)
     return 0;
 }
 
-/* Ask the player for a move; play it when `play` is set. */
-static int generate_move(tg_gtp *e, const char *color_arg, bool cleanup, bool play)
+/* The move of `genmove` (the engine's player when NULL) for color in g. */
+static tg_point ask_player(tg_gtp *e, tg_game *g, tg_color color, bool cleanup, tg_gtp_genmove_fn genmove,
+                           void *ctx)
+{
+    if (!genmove && e->player.genmove) {
+        genmove = e->player.genmove;
+        ctx = e->player.ctx;
+    }
+    if (genmove)
+        return genmove(ctx, g, color, &e->clock, cleanup);
+    tg_player_options options = {.playouts = e->playouts, .cleanup = cleanup};
+    return tg_player_genmove(g, color, &options, &e->rng);
+}
+
+/* genmove and its variants: ask for a move and play it when `play` is
+ * set.  TG_OK, or why nothing was played. */
+static tg_status generate_move(tg_gtp *e, tg_color color, bool cleanup, bool play, tg_gtp_genmove_fn genmove,
+                               void *ctx, tg_point *move)
+{
+    tg_game *g = gtp_game_in_play(e, color);
+    if (!g) {
+        *move = TG_PASS; /* the game cannot go on (a cycle ended it without result) */
+        return TG_OK;
+    }
+    *move = ask_player(e, g, color, cleanup, genmove, ctx);
+    if (*move != TG_RESIGN && *move != TG_PASS && tg_game_check(g, color, *move, TG_PLAY_ANY_ORDER) != TG_OK)
+        *move = TG_PASS; /* never answer an illegal move, whatever the player says */
+    tg_status st = TG_OK;
+    if (play && *move != TG_RESIGN)
+        st = tg_game_play(g, color, *move, TG_PLAY_ANY_ORDER);
+    if (play && st == TG_OK && *move != TG_RESIGN)
+        gtp_commit_game(e, g);
+    else
+        gtp_drop_game(e, g);
+    return st;
+}
+
+tg_status tg_gtp_genmove_with(tg_gtp *gtp, tg_color color, bool cleanup, tg_gtp_genmove_fn genmove, void *ctx,
+                              tg_point *move)
+{
+    return generate_move(gtp, color, cleanup, true, genmove, ctx, move);
+}
+
+/* The command: the move as a vertex, "pass" or "resign". */
+static int answer_generated_move(tg_gtp *e, const char *color_arg, bool cleanup, bool play)
 {
     tg_color color;
     if (gtp_arg_color(e, color_arg, &color))
         return -1;
-    tg_game *g = gtp_game_in_play(e, color);
-    if (!g) {
-        /* the game cannot go on (a cycle ended it without result) */
-        gtp_text_puts(&e->body, "pass");
-        return 0;
-    }
     tg_point move;
-    if (e->player.genmove) {
-        move = e->player.genmove(e->player.ctx, g, color, &e->clock, cleanup);
-    } else {
-        tg_player_options options = {.playouts = e->playouts, .cleanup = cleanup};
-        move = tg_player_genmove(g, color, &options, &e->rng);
-    }
-    if (move != TG_RESIGN && move != TG_PASS && tg_game_check(g, color, move, TG_PLAY_ANY_ORDER) != TG_OK)
-        move = TG_PASS; /* never answer an illegal move, whatever the player says */
-    if (move == TG_RESIGN) {
-        gtp_drop_game(e, g);
-        gtp_text_puts(&e->body, "resign");
-        return 0;
-    }
-    if (play) {
-        tg_status st = tg_game_play(g, color, move, TG_PLAY_ANY_ORDER);
-        if (st != TG_OK) {
-            gtp_drop_game(e, g);
-            return gtp_fail(e, st == TG_ERR_NO_MEMORY ? "out of memory" : "generated an illegal move");
-        }
-        gtp_commit_game(e, g);
-    } else {
-        gtp_drop_game(e, g);
-    }
+    tg_status st = generate_move(e, color, cleanup, play, NULL, NULL, &move);
+    if (st != TG_OK)
+        return gtp_fail(e, st == TG_ERR_NO_MEMORY ? "out of memory" : "generated an illegal move");
     gtp_put_vertex(e, move);
     return 0;
 }
@@ -78,19 +96,19 @@ static int generate_move(tg_gtp *e, const char *color_arg, bool cleanup, bool pl
 int gtp_cmd_genmove(tg_gtp *e, int argc, char **argv)
 {
     (void)argc;
-    return generate_move(e, argv[0], false, true);
+    return answer_generated_move(e, argv[0], false, true);
 }
 
 int gtp_cmd_reg_genmove(tg_gtp *e, int argc, char **argv)
 {
     (void)argc;
-    return generate_move(e, argv[0], false, false);
+    return answer_generated_move(e, argv[0], false, false);
 }
 
 int gtp_cmd_genmove_cleanup(tg_gtp *e, int argc, char **argv)
 {
     (void)argc;
-    return generate_move(e, argv[0], true, true);
+    return answer_generated_move(e, argv[0], true, true);
 }
 
 int gtp_cmd_undo(tg_gtp *e, int argc, char **argv)

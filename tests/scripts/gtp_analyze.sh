@@ -5,7 +5,10 @@
 # info lines parse, visits never go down, principal variations are
 # vertices of the board and the best moves legal, ownership has size*size
 # values in [-1, 1]; with --playouts the search stops and the answer waits
-# for the next line; GoGui's gogui-analyze_commands and gogui-ownership.
+# for the next line; GoGui's gogui-analyze_commands and gogui-ownership;
+# kata-analyze with ownership in one search (visits growing line by line);
+# lz-genmove_analyze and kata-genmove_analyze: info lines, then "play MOVE",
+# the move on the board and undone by undo, the next command not stopping it.
 #
 # The engine reads a FIFO, so the script sends each command when it has
 # seen what it waits for.  Nothing is timed: waits only have a generous
@@ -252,6 +255,97 @@ await "gogui-ownership" '^=4 ' && {
     else
         fail "gogui-ownership: $(answer 4 | cut -c1-200)"
     fi
+}
+send "quit"
+wait "$engine_pid"
+engine_pid=
+
+# ---- kata-analyze with ownership: one search, its visits growing ----------
+
+# visits_grow NAME ID: the visits of the lines of answer ID (all candidates
+# together) never go down and grow from the first line to the last
+visits_grow() {
+    if answer "$2" | awk '
+        { total = 0; for (i = 1; i < NF; i++) if ($i == "visits") total += $(i + 1) }
+        NR > 1 && total < previous { exit 1 }
+        NR == 1 { first = total } { previous = total }
+        END { exit !(NR >= 2 && previous > first) }'; then
+        echo "ok   $1"
+    else
+        fail "$1: $(answer "$2" | awk '{ t = 0; for (i = 1; i < NF; i++) if ($i == "visits") t += $(i + 1); printf "%d ", t }')"
+    fi
+}
+
+start --size 7 --playouts 4000 --seed 5
+send "1 play b D4"
+send "2 kata-analyze w 1 ownership true"
+await "kata-analyze ownership in one search" '^info move .* ownership ' 3 2 && sleep 0.3
+send "3 name"
+await "the command after kata-analyze ownership" '^=3 ' && {
+    check_analysis "kata-analyze ownership in one search" 2 kata 7 1 0
+    visits_grow "kata-analyze ownership: the visits grow from line to line" 2
+}
+
+# ---- lz-genmove_analyze and kata-genmove_analyze --------------------------
+
+# check_genmove NAME ID FORMAT COLOR OWNERSHIP: answer ID is info lines and
+# then "play MOVE"; the move is COLOR's on the board (list_stones), and undo
+# takes it back (ids from ID + 1).  Sets $played.
+check_genmove() {
+    local name=$1 id=$2 color=$4 last
+    last=$(answer "$id" | tail -n 1)
+    played=${last#play }
+    if ! grep -qE '^play ([A-HJ-Z][0-9]+|pass|resign)$' <<<"$last"; then
+        fail "$name: the last line is '$(cut -c1-80 <<<"$last")', not 'play MOVE'"
+        return 1
+    fi
+    local result
+    if ! result=$(answer "$id" | sed '$d' | check_info "$name" "$3" 7 "$5" 0); then
+        echo "$result"
+        failures=$((failures + 1))
+        return 1
+    fi
+    [ "$(head -n 1 <<<"$result")" -ge 2 ] || { fail "$name: fewer than 2 info lines"; return 1; }
+    echo "ok   $name ($(head -n 1 <<<"$result") info lines, play $played)"
+    [ "$played" = pass ] || [ "$played" = resign ] && return 0
+    send "$((id + 1)) list_stones $color"
+    send "$((id + 2)) undo"
+    send "$((id + 3)) list_stones $color"
+    await "$name: undo" "^=$((id + 3))( |$)" || return 1
+    if grep -qw -- "$played" <<<"$(answer $((id + 1)))" && ! grep -qw -- "$played" <<<"$(answer $((id + 3)))" &&
+        grep -qxF "=$((id + 2))" "$work/out"; then
+        echo "ok   $name: $played is on the board, and undo takes it back"
+    else
+        fail "$name: $played: before undo '$(answer $((id + 1)))', after '$(answer $((id + 3)))'"
+    fi
+}
+
+start --size 7 --playouts 600 --seed 7
+send "1 play b D4"
+# the next command comes at once: a genmove_analyze is not stopped by it
+send "2 lz-genmove_analyze w 1"
+send "9 name"
+await "lz-genmove_analyze" '^=9 ' && {
+    expect_answer "the command after lz-genmove_analyze waits its turn" 9 tengen
+    check_genmove "lz-genmove_analyze" 2 lz white 0
+}
+send "20 kata-genmove_analyze b interval 1 ownership true maxmoves 3"
+await "kata-genmove_analyze" '^play ' 2 && {
+    check_genmove "kata-genmove_analyze" 20 kata black 1
+}
+send "30 kata-genmove_analyze w"
+send "31 known_command lz-genmove_analyze"
+await "kata-genmove_analyze without interval" '^=31 ' && {
+    expect_answer "known_command lz-genmove_analyze" 31 true
+    [ "$(answer 30 | grep -c '^info ')" -eq 1 ] && answer 30 | tail -n 1 | grep -q '^play ' &&
+        echo "ok   kata-genmove_analyze without an interval: the last info line, then play" ||
+        fail "kata-genmove_analyze w: $(answer 30 | cut -c1-80)"
+}
+send "40 lz-genmove_analyze purple"
+send "41 name"
+await "lz-genmove_analyze errors" '^=41 ' && {
+    grep -q '^?40 ' "$work/out" && echo "ok   lz-genmove_analyze refuses a bad argument" ||
+        fail "lz-genmove_analyze purple is not refused"
 }
 send "quit"
 wait "$engine_pid"
