@@ -65,6 +65,9 @@ typedef struct policy_moves {
  * of the end position in half points, Black minus White, before komi. */
 int policy_playout(tg_board *b, tg_color to_move, tg_rng *rng, int max_moves, policy_moves *moves);
 
+/* The moves of the policy's two-liberty rule for c (at most 10). */
+int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10]);
+
 /* The policy's move for c on b (TG_PASS when none). */
 tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng);
 

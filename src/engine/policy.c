@@ -7,6 +7,9 @@
  *   2. save an own chain the last move put in atari, by capturing one of
  *      its attackers that is in atari, or by extending when that gives it
  *      two liberties or more;
+ *   2b. (half the time) when the last move left a chain next to it with two
+ *      liberties: gain liberties for it if it is the mover's, atari it if
+ *      it is the opponent's;
  *   3. (nine times in ten) play one of the good 3x3 shapes (pattern.c) on the
  *      eight points around the last move, chosen at random;
  *   4. otherwise a random move that is legal, not an own eye, and not a
@@ -124,6 +127,37 @@ static tg_point answer_atari(const tg_board *b, tg_color c)
     return TG_PASS;
 }
 
+/* 2b: the last move left a chain next to it with two liberties: the side
+ * of that chain gains liberties (a move giving it three or more), the
+ * other side ataris it (from a point where its own stone keeps two
+ * liberties). */
+int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10])
+{
+    tg_point last = b->last_move;
+    if (last < 0 || b->color[last] != tg_opponent(c))
+        return 0;
+    const int d[5] = {0, -1, 1, -b->stride, b->stride};
+    tg_point libs[3];
+    int n = 0;
+    for (int i = 0; i < 5; i++) {
+        int q = last + d[i];
+        if ((b->color[q] != TG_BLACK && b->color[q] != TG_WHITE) || tg_chain_liberties(b, q, libs, 3) != 2)
+            continue;
+        int need = b->color[q] == c ? 3 : 2;
+        for (int k = 0; k < 2 && n < 10; k++)
+            if (policy_move_ok(b, libs[k], c) && policy_liberties_after(b, libs[k], c, need) >= need)
+                out[n++] = libs[k];
+    }
+    return n;
+}
+
+static tg_point two_liberty_fight(const tg_board *b, tg_color c, tg_rng *rng)
+{
+    tg_point found[10];
+    int n = policy_two_liberty_moves(b, c, found);
+    return n ? found[tg_rng_below(rng, (uint32_t)n)] : TG_PASS;
+}
+
 /* 3: a good shape around the last move, or TG_PASS. */
 static tg_point local_shape(const tg_board *b, tg_color c, tg_rng *rng)
 {
@@ -168,6 +202,11 @@ tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng)
     tg_point p = answer_atari(b, c);
     if (p != TG_PASS)
         return p;
+    if (tg_rng_below(rng, 2) == 0) {
+        p = two_liberty_fight(b, c, rng);
+        if (p != TG_PASS)
+            return p;
+    }
     if (tg_rng_below(rng, 10) != 0) {
         p = local_shape(b, c, rng);
         if (p != TG_PASS)

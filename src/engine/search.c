@@ -584,6 +584,37 @@ static bool counting_wins(const tg_search *s, const tg_game *g, tg_color color)
     return score.result.winner == color;
 }
 
+/* Cleanup (kgs-genmove_cleanup): a move on a liberty of an enemy chain
+ * the count says is dead, the one the search likes best, or TG_PASS when
+ * no dead enemy stone is left. */
+static tg_point cleanup_capture(tg_search *s, const tg_game *g, tg_color color)
+{
+    uint8_t dead[TG_MAX_POINTS];
+    const tg_board *b = tg_game_board(g);
+    tg_search_dead_stones(s, b, dead);
+    tree_pool *pool = active_pool(s);
+    tg_point best = TG_PASS, libs[TG_MAX_POINTS];
+    double best_value = -1;
+    for (int p = 0; p < b->npoints; p++) {
+        if (!dead[p] || b->color[p] != tg_opponent(color) || b->chain_of[p] != p)
+            continue; /* each dead enemy chain once, at its head */
+        int n = tg_chain_liberties(b, p, libs, TG_MAX_POINTS);
+        for (int i = 0; i < n; i++) {
+            if (tg_game_check(g, color, libs[i], TG_PLAY_ANY_ORDER) != TG_OK)
+                continue;
+            uint32_t child = child_for(pool, s->root, libs[i], color);
+            const tree_node *c = child ? tree_at(pool, child) : NULL;
+            uint32_t v = c ? stat_get((_Atomic uint32_t *)&c->visits) : 0;
+            double value = v ? stat_get((_Atomic uint32_t *)&c->wins2) * 0.5 / v : 0;
+            if (value > best_value) {
+                best_value = value;
+                best = libs[i];
+            }
+        }
+    }
+    return best;
+}
+
 /* Whether enemy stones the search's count says are dead remain. */
 static bool dead_enemy_left(const tg_search *s, const tg_game *g, tg_color color)
 {
@@ -616,20 +647,10 @@ tg_point tg_search_genmove_analyze(tg_search *s, const tg_game *g, tg_color colo
     if (s->opt.resign_threshold > 0 && r->winrate < s->opt.resign_threshold && r->playouts >= 1000 &&
         !cleanup && n > tg_game_size(g) * tg_game_size(g) / 4)
         return TG_RESIGN;
-    if (move == TG_PASS && cleanup) {
-        /* cleanup: take the enemy stones the count says are dead first */
-        uint8_t dead[TG_MAX_POINTS];
-        const tg_board *b = tg_game_board(g);
-        tg_search_dead_stones(s, b, dead);
-        for (int i = 0; i < r->candidate_count; i++) {
-            tg_point p = r->candidates[i].move;
-            if (p == TG_PASS)
-                continue;
-            const int d[4] = {-1, 1, -b->stride, b->stride};
-            for (int k = 0; k < 4; k++)
-                if (b->color[p + d[k]] == tg_opponent(color) && dead[p + d[k]])
-                    return p;
-        }
+    if (cleanup) {
+        tg_point take = cleanup_capture(s, g, color);
+        if (take != TG_PASS)
+            return take;
     }
     return move;
 }

@@ -10,6 +10,7 @@
  *   capture         +20 visits won     (+10 more for a chain of 2+ stones)
  *   saving a chain in atari            +20 won (+20 lost if it runs into a ladder)
  *   an atari that captures in a ladder +20 won
+ *   the playouts' two-liberty moves    +10 won (policy.c, rule 2b)
  *   a good 3x3 shape                   +10 won
  *   near the last move (8 points)      +6 won
  *   self-atari of a chain              +20 lost (a lone stone: +10 lost)
@@ -172,7 +173,8 @@ static void tactical_priors(tree_node *n, const tg_board *b, tg_point p, tg_colo
         prior_add(n, stones > 1 ? 20 : 10, false);
 }
 
-static void set_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c)
+static void set_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c, const tg_point *fight,
+                       int fights)
 {
     prior_add(n, 10, false);
     n->prior_wins2 = 10; /* 10 visits at 50% */
@@ -181,6 +183,11 @@ static void set_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c)
         return;
     }
     tactical_priors(n, b, p, c);
+    for (int i = 0; i < fights; i++)
+        if (fight[i] == p) {
+            prior_add(n, 10, true);
+            break;
+        }
     if (pattern_match(b, p))
         prior_add(n, 10, true);
     tg_point last = b->last_move;
@@ -221,10 +228,12 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
         atomic_store(&node->expanding, 0);
         return false;
     }
+    tg_point fight[10];
+    int fights = policy_two_liberty_moves(b, ctx->to_move, fight);
     for (int i = 0; i < count; i++) {
         tree_node *child = tree_at(pool, first + (uint32_t)i);
         node_init(child, moves[i], ctx->to_move);
-        set_priors(child, b, moves[i], ctx->to_move);
+        set_priors(child, b, moves[i], ctx->to_move, fight, fights);
     }
     node->child_count = (uint16_t)count;
     /* publish: a thread that sees first_child sees the children too */
