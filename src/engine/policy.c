@@ -16,7 +16,8 @@
  *      self-atari of a chain (a lone stone may still be thrown in, half the
  *      time: that is how false eyes and nakade happen);
  *   5. pass when there is none.
- * Two passes end the playout, which is then counted by area.  Simple ko
+ * Two passes end the playout, which is then counted by area; so does a
+ * lead of a third of the board in stones (the mercy rule).  Simple ko
  * only and suicide never: superko and the ruleset's suicide option matter
  * for the moves the search plays, which the tree checks at its root.
  */
@@ -141,7 +142,10 @@ int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10])
     int n = 0;
     for (int i = 0; i < 5; i++) {
         int q = last + d[i];
-        if ((b->color[q] != TG_BLACK && b->color[q] != TG_WHITE) || tg_chain_liberties(b, q, libs, 3) != 2)
+        /* two liberties touch at most eight stones: more pseudo-liberties
+         * than that mean more liberties, without walking the chain */
+        if ((b->color[q] != TG_BLACK && b->color[q] != TG_WHITE) || tg_chain_at(b, q)->pseudo_libs > 8 ||
+            tg_chain_liberties(b, q, libs, 3) != 2)
             continue;
         int need = b->color[q] == c ? 3 : 2;
         for (int k = 0; k < 2 && n < 10; k++)
@@ -240,13 +244,18 @@ int policy_playout(tg_board *b, tg_color to_move, tg_rng *rng, int max_moves, po
 {
     int passes = 0;
     tg_color c = to_move;
-    for (int m = 0; m < max_moves && passes < 2; m++) {
+    /* the mercy rule: a side ahead by a third of the board in stones has
+     * won; counting it now saves the rest of a hopeless playout */
+    int lead = tg_board_stone_count(b, TG_BLACK) - tg_board_stone_count(b, TG_WHITE);
+    int mercy = b->size * b->size / 3;
+    for (int m = 0; m < max_moves && passes < 2 && lead < mercy && lead > -mercy; m++) {
         tg_point p = policy_choose(b, c, rng);
         if (p == TG_PASS) {
             tg_board_pass(b);
             passes++;
         } else {
-            tg_board_play(b, p, c);
+            int gained = 1 + tg_board_play(b, p, c);
+            lead += c == TG_BLACK ? gained : -gained;
             passes = 0;
         }
         if (moves && moves->count < 3 * TG_MAX_POINTS) {
