@@ -9,6 +9,7 @@
 #ifndef TENGEN_SGF_H
 #define TENGEN_SGF_H
 
+#include "clock.h"
 #include "game.h"
 
 typedef struct tg_sgf_error {
@@ -24,6 +25,13 @@ typedef struct tg_sgf_move_clock {
     double seconds;  /* BL / WL */
     int moves;       /* OB / OW, < 0 when absent */
 } tg_sgf_move_clock;
+
+/* Record, as entry `index` of a growing array for tg_sgf_info.clocks, the
+ * clock of `mover` just after its move (clock c read at now_ms).  *clocks
+ * and *cap grow as needed, new entries unrecorded; false when out of
+ * memory (the record then lacks that move's clock). */
+bool tg_sgf_record_clock(tg_sgf_move_clock **clocks, int *cap, int index, const tg_clock *c,
+                         tg_color mover, int64_t now_ms);
 
 /* Game information kept beside a tg_game when loading or saving. */
 typedef struct tg_sgf_info {

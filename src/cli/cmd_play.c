@@ -229,25 +229,9 @@ static void show_position(const play_session *s)
 /* Remember the mover's clock after the last move, for SGF BL/WL/OB/OW. */
 static void record_clock(play_session *s, tg_color mover, int64_t now)
 {
-    int index = tg_game_move_count(s->g) - 1;
-    if (!s->timed || index < 0)
-        return;
-    if (index >= s->clock_cap) {
-        int cap = s->clock_cap ? 2 * s->clock_cap : 256;
-        while (cap <= index)
-            cap *= 2;
-        tg_sgf_move_clock *bigger = realloc(s->clocks, (size_t)cap * sizeof *bigger);
-        if (!bigger)
-            return; /* the record just lacks the clock of this move */
-        memset(bigger + s->clock_cap, 0, (size_t)(cap - s->clock_cap) * sizeof *bigger);
-        s->clocks = bigger;
-        s->clock_cap = cap;
-    }
-    tg_clock_view v;
-    tg_clock_view_of(&s->ctl.clock, mover, now, &v);
-    tg_sgf_move_clock *mc = &s->clocks[index];
-    tg_clock_sgf_left(&v, &s->ctl.clock.tc, &mc->seconds, &mc->moves);
-    mc->recorded = true;
+    if (s->timed)
+        tg_sgf_record_clock(&s->clocks, &s->clock_cap, tg_game_move_count(s->g) - 1, &s->ctl.clock, mover,
+                            now);
 }
 
 /* What the clock did instead of a move. */

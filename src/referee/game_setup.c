@@ -226,25 +226,9 @@ bool runner_resync_engine(game_runner *r, tg_color color)
 
 void runner_note_clock(game_runner *r, tg_color color, int64_t now_ms)
 {
-    int index = tg_game_move_count(r->game) - 1;
-    if (!r->timed || index < 0)
-        return;
-    if (index >= r->clock_cap) {
-        int cap = r->clock_cap ? r->clock_cap * 2 : 256;
-        while (cap <= index)
-            cap *= 2;
-        move_clock *bigger = realloc(r->clock_after, (size_t)cap * sizeof *bigger);
-        if (!bigger)
-            return; /* the record just lacks the clock from here on */
-        memset(bigger + r->clock_cap, 0, (size_t)(cap - r->clock_cap) * sizeof *bigger);
-        r->clock_after = bigger;
-        r->clock_cap = cap;
-    }
-    tg_clock_view v;
-    tg_clock_view_of(&r->control.clock, color, now_ms, &v);
-    move_clock *mc = &r->clock_after[index];
-    tg_clock_sgf_left(&v, &r->cfg->time, &mc->seconds, &mc->moves);
-    mc->recorded = true;
+    if (r->timed)
+        tg_sgf_record_clock(&r->clock_after, &r->clock_cap, tg_game_move_count(r->game) - 1,
+                            &r->control.clock, color, now_ms);
 }
 
 static void add_text(tg_sgf_tree *t, tg_sgf_node *n, const char *id, const char *text)
@@ -253,22 +237,6 @@ static void add_text(tg_sgf_tree *t, tg_sgf_node *n, const char *id, const char 
         tg_sgf_property_add(t, n, id, text, strlen(text));
 }
 
-static void add_move_clocks(const game_runner *r, tg_sgf_tree *tree, tg_sgf_node *root)
-{
-    tg_sgf_node *node = root->child;
-    for (int i = 0; node && i < tg_game_move_count(r->game); i++, node = node->child) {
-        if (i >= r->clock_cap || !r->clock_after[i].recorded)
-            continue;
-        bool black = tg_game_move(r->game, i)->color == TG_BLACK;
-        char text[32];
-        snprintf(text, sizeof text, "%.3f", r->clock_after[i].seconds);
-        add_text(tree, node, black ? "BL" : "WL", text);
-        if (r->clock_after[i].moves >= 0) {
-            snprintf(text, sizeof text, "%d", r->clock_after[i].moves);
-            add_text(tree, node, black ? "OB" : "OW", text);
-        }
-    }
-}
 
 char *runner_sgf(const game_runner *r)
 {
@@ -283,6 +251,8 @@ char *runner_sgf(const game_runner *r)
     info.main_time = r->timed ? tg_time_control_sgf_tm(&cfg->time) : -1;
     if (r->timed)
         tg_time_control_to_sgf_ot(&cfg->time, info.overtime, sizeof info.overtime);
+    info.clocks = r->clock_after;
+    info.clock_count = r->clock_cap < tg_game_move_count(r->game) ? r->clock_cap : tg_game_move_count(r->game);
     tg_sgf_tree *tree = tg_sgf_tree_from_game(r->game, &info);
     if (!tree)
         return NULL;
@@ -292,7 +262,6 @@ char *runner_sgf(const game_runner *r)
              tg_end_reason_name(r->out->reason), r->out->detail[0] ? ": " : "", r->out->detail,
              (unsigned long long)cfg->seed, cfg->note ? "; " : "", cfg->note ? cfg->note : "");
     add_text(tree, root, "GC", comment);
-    add_move_clocks(r, tree, root);
     char *text = tg_sgf_write(tree, NULL);
     tg_sgf_tree_free(tree);
     return text;

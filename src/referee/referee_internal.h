@@ -10,16 +10,10 @@
 
 #include "tengen/control.h"
 #include "tengen/referee.h"
+#include "tengen/sgf.h"
 
 /* Write everything or fail (false); never raises SIGPIPE in the caller. */
 bool tg_referee_write_all(int fd, const char *data, size_t len);
-
-/* The clock after one move, as SGF BL/WL and OB/OW record it. */
-typedef struct move_clock {
-    double seconds;
-    int moves;     /* -1: none */
-    bool recorded; /* false when there is no clock */
-} move_clock;
 
 typedef struct game_runner {
     const tg_referee_config *cfg;
@@ -30,7 +24,7 @@ typedef struct game_runner {
     bool timed;                  /* a time system other than none */
     bool cleanup;                /* playing on to settle disputed dead stones */
     bool disputed;               /* a dispute already reopened the game once */
-    move_clock *clock_after;     /* [move index] */
+    tg_sgf_move_clock *clock_after; /* [move index]: the mover's clock after it (SGF BL/WL/OB/OW) */
     int clock_cap;
     tg_referee_outcome *out;
     bool over;                   /* out is final */

@@ -160,6 +160,30 @@ static void add_player(builder *bd, tg_sgf_node *last, bool last_has_move)
 
 /* BL/WL and OB/OW of move i, when the caller recorded them.  Seconds are
  * written with at most three decimals (the clock counts milliseconds). */
+bool tg_sgf_record_clock(tg_sgf_move_clock **clocks, int *cap, int index, const tg_clock *c,
+                         tg_color mover, int64_t now_ms)
+{
+    if (index < 0)
+        return false;
+    if (index >= *cap) {
+        int grown = *cap ? 2 * *cap : 256;
+        while (grown <= index)
+            grown *= 2;
+        tg_sgf_move_clock *bigger = realloc(*clocks, (size_t)grown * sizeof *bigger);
+        if (!bigger)
+            return false;
+        memset(bigger + *cap, 0, (size_t)(grown - *cap) * sizeof *bigger);
+        *clocks = bigger;
+        *cap = grown;
+    }
+    tg_clock_view v;
+    tg_clock_view_of(c, mover, now_ms, &v);
+    tg_sgf_move_clock *mc = &(*clocks)[index];
+    tg_clock_sgf_left(&v, &c->tc, &mc->seconds, &mc->moves);
+    mc->recorded = true;
+    return true;
+}
+
 static void add_move_clock(builder *bd, tg_sgf_node *node, int i, tg_color mover)
 {
     const tg_sgf_info *info = bd->info;
