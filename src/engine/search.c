@@ -61,7 +61,6 @@ struct tg_search {
     _Atomic int playouts;
     _Atomic bool stop;
     struct timespec start;
-    int64_t ownership_sum[TG_MAX_POINTS];
 
     tg_search_report report;
     float ownership[TG_MAX_POINTS];
@@ -464,15 +463,14 @@ static void make_report(tg_search *s)
 static void gather_ownership(tg_search *s, worker *workers, int count)
 {
     int playouts = 0;
-    for (int p = 0; p < TG_MAX_POINTS; p++)
-        s->ownership_sum[p] = 0;
+    int64_t sum[TG_MAX_POINTS] = {0};
     for (int t = 0; t < count; t++) {
         for (int p = 0; p < TG_MAX_POINTS; p++)
-            s->ownership_sum[p] += atomic_load_explicit(&workers[t].ownership[p], memory_order_relaxed);
+            sum[p] += atomic_load_explicit(&workers[t].ownership[p], memory_order_relaxed);
         playouts += atomic_load_explicit(&workers[t].ownership_playouts, memory_order_relaxed);
     }
     for (int p = 0; p < TG_MAX_POINTS; p++)
-        s->ownership[p] = playouts ? (float)s->ownership_sum[p] / (float)playouts : 0.0f;
+        s->ownership[p] = playouts ? (float)sum[p] / (float)playouts : 0.0f;
 }
 
 /* ---- The search --------------------------------------------------------- */
@@ -615,18 +613,6 @@ static tg_point cleanup_capture(tg_search *s, const tg_game *g, tg_color color)
     return best;
 }
 
-/* Whether enemy stones the search's count says are dead remain. */
-static bool dead_enemy_left(const tg_search *s, const tg_game *g, tg_color color)
-{
-    uint8_t dead[TG_MAX_POINTS];
-    const tg_board *b = tg_game_board(g);
-    tg_search_dead_stones(s, b, dead);
-    for (int p = 0; p < b->npoints; p++)
-        if (dead[p] && b->color[p] == tg_opponent(color))
-            return true;
-    return false;
-}
-
 tg_point tg_search_genmove(tg_search *s, const tg_game *g, tg_color color,
                            const tg_search_limits *limits, bool cleanup)
 {
@@ -642,7 +628,7 @@ tg_point tg_search_genmove_analyze(tg_search *s, const tg_game *g, tg_color colo
     int n = tg_game_move_count(g);
     const tg_move *last = n ? tg_game_move(g, n - 1) : NULL;
     bool opponent_passed = last && last->color != color && last->point == TG_PASS;
-    if (opponent_passed && counting_wins(s, g, color) && (!cleanup || !dead_enemy_left(s, g, color)))
+    if (opponent_passed && counting_wins(s, g, color) && (!cleanup || cleanup_capture(s, g, color) == TG_PASS))
         return TG_PASS; /* the game ends now, and we win it (in cleanup: with nothing left to take) */
     if (s->opt.resign_threshold > 0 && r->winrate < s->opt.resign_threshold && r->playouts >= 1000 &&
         !cleanup && n > tg_game_size(g) * tg_game_size(g) / 4)
