@@ -230,6 +230,22 @@ static void test_board_liberties_and_atari(void **state)
                 tg_chain_liberties(&b, p, &lib, 1);
                 assert_int_equal(tg_chain_atari_point(tg_chain_at(&b, p)), lib);
             }
+            /* the early-stopping count: min(exact, max) distinct liberties */
+            tg_point all_libs[TG_MAX_POINTS];
+            tg_chain_liberties(&b, p, all_libs, TG_MAX_POINTS);
+            for (int max = 1; max <= 8; max++) {
+                tg_point some[8];
+                int k = tg_chain_liberties_upto(&b, p, some, max);
+                assert_int_equal(k, libs_exact < max ? libs_exact : max);
+                for (int i = 0; i < k; i++) {
+                    bool listed = false;
+                    for (int j = 0; j < libs_exact; j++)
+                        listed |= all_libs[j] == some[i];
+                    assert_true(listed);
+                    for (int j = 0; j < i; j++)
+                        assert_int_not_equal(some[j], some[i]);
+                }
+            }
             tg_point members[TG_MAX_POINTS];
             int n = tg_chain_stones(&b, p, members);
             assert_int_equal(n, tg_chain_at(&b, p)->stones);

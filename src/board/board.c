@@ -400,6 +400,35 @@ int tg_chain_liberties(const tg_board *b, tg_point p, tg_point *libs, int max)
     return n;
 }
 
+int tg_chain_liberties_upto(const tg_board *b, tg_point p, tg_point *libs, int max)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    tg_point found[8];
+    int n = 0, head = b->chain_of[p], s = head;
+    if (max > 8)
+        max = 8;
+    do {
+        for (int i = 0; i < 4; i++) {
+            int q = s + d[i];
+            if (b->color[q] != TG_EMPTY)
+                continue;
+            bool seen = false;
+            for (int j = 0; j < n; j++)
+                seen |= found[j] == q;
+            if (seen)
+                continue;
+            found[n++] = q;
+            if (n == max)
+                goto done;
+        }
+        s = b->next_stone[s];
+    } while (s != head);
+done:
+    for (int j = 0; libs && j < n; j++)
+        libs[j] = found[j];
+    return n;
+}
+
 bool tg_board_is_self_atari(const tg_board *b, tg_point p, tg_color c, int *stones)
 {
     const int d[4] = {-1, 1, -b->stride, b->stride};
@@ -417,8 +446,8 @@ bool tg_board_is_self_atari(const tg_board *b, tg_point p, tg_color c, int *ston
         if (b->color[q] != c)
             continue;
         joined = 2;
-        int n = tg_chain_liberties(b, q, chain_libs, 3);
-        for (int k = 0; k < n && k < 3 && nlibs < 2; k++)
+        int n = tg_chain_liberties_upto(b, q, chain_libs, 3);
+        for (int k = 0; k < n && nlibs < 2; k++)
             if (chain_libs[k] != p && (nlibs == 0 || libs[0] != chain_libs[k]))
                 libs[nlibs++] = chain_libs[k];
     }

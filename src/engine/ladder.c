@@ -39,7 +39,7 @@ static bool escape_fails(tg_board *b, tg_point q, tg_undo_log *log, int depth);
 static bool attack_succeeds(tg_board *b, tg_point q, tg_undo_log *log, int depth)
 {
     tg_point libs[3];
-    if (tg_chain_liberties(b, q, libs, 3) != 2)
+    if (tg_chain_liberties_upto(b, q, libs, 3) != 2)
         return false;
     tg_color attacker = tg_opponent((tg_color)b->color[q]);
     for (int i = 0; i < 2; i++) {
@@ -66,7 +66,7 @@ static bool escape_fails(tg_board *b, tg_point q, tg_undo_log *log, int depth)
         return true;
     if (tg_board_play_logged(b, lib, runner, log) < 0)
         return false;
-    int libs = tg_chain_liberties(b, q, NULL, 3);
+    int libs = tg_chain_liberties_upto(b, q, NULL, 3);
     bool lost = libs <= 1 || (libs == 2 && attack_succeeds(b, q, log, depth));
     tg_board_undo(b, log);
     return lost;

@@ -120,7 +120,7 @@ static void ladder_priors(tree_node *n, const tg_board *b, tg_point p, tg_color 
     bool ataris = false;
     for (int i = 0; i < 4; i++) {
         int q = p + d[i];
-        ataris |= b->color[q] == tg_opponent(c) && tg_chain_liberties(b, q, NULL, 3) == 2;
+        ataris |= b->color[q] == tg_opponent(c) && tg_chain_liberties_upto(b, q, NULL, 3) == 2;
     }
     if (!rescues && !ataris)
         return;
@@ -130,7 +130,7 @@ static void ladder_priors(tree_node *n, const tg_board *b, tg_point p, tg_color 
     if (after.color[p] != c)
         return;
     if (rescues) {
-        int libs = tg_chain_liberties(&after, p, NULL, 3);
+        int libs = tg_chain_liberties_upto(&after, p, NULL, 3);
         if (libs >= 3 || (libs == 2 && !ladder_attack_works(&after, p)))
             prior_add(n, 20, true);
         else if (libs == 2)
