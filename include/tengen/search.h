@@ -55,7 +55,7 @@ typedef struct tg_search_report {
     double seconds;
     double winrate;           /* of the best candidate, for the side to move */
     int candidate_count;
-    tg_search_candidate candidates[32]; /* the move chosen first, then by visits */
+    tg_search_candidate candidates[32]; /* by visits, best first */
 } tg_search_report;
 
 /* Called by the controlling thread about every interval (see

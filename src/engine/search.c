@@ -430,38 +430,6 @@ static int by_visits(const void *a, const void *b)
     return (y->visits > x->visits) - (y->visits < x->visits);
 }
 
-/* The lower end of a 95% confidence interval for a winrate seen over n
- * visits (one imagined win and one imagined loss keep it from trusting a
- * few lucky visits). */
-static double lower_bound(double winrate, int n)
-{
-    double p = (winrate * n + 1) / (n + 2);
-    return p - 1.96 * sqrt(p * (1 - p) / (n + 2));
-}
-
-/* The move to play goes first: of the candidates with a tenth of the most
- * visited one's visits, the one whose winrate is surely highest (lower
- * confidence bound, as Leela Zero chooses).  Most visits is the usual
- * choice, but a move found late, such as a vital point behind a
- * self-atari, may already be clearly best with fewer visits. */
-static void choose_first(tg_search_candidate *all, int n)
-{
-    if (n < 2 || all[0].visits < 1)
-        return;
-    int best = 0;
-    double best_lcb = lower_bound(all[0].winrate, all[0].visits);
-    for (int i = 1; i < n && all[i].visits * 10 >= all[0].visits; i++) {
-        double lcb = lower_bound(all[i].winrate, all[i].visits);
-        if (all[i].visits >= 16 && lcb > best_lcb) {
-            best = i;
-            best_lcb = lcb;
-        }
-    }
-    tg_search_candidate chosen = all[best];
-    memmove(&all[1], &all[0], (size_t)best * sizeof all[0]);
-    all[0] = chosen;
-}
-
 static void make_report(tg_search *s)
 {
     tg_search_report *r = &s->report;
@@ -482,7 +450,6 @@ static void make_report(tg_search *s)
         k->pv_length = 0;
     }
     qsort(all, (size_t)n, sizeof all[0], by_visits);
-    choose_first(all, n);
     r->candidate_count = n < 32 ? n : 32;
     for (int i = 0; i < r->candidate_count; i++) {
         r->candidates[i] = all[i];
