@@ -141,18 +141,13 @@ int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10])
         return 0;
     const int d[5] = {0, -1, 1, -b->stride, b->stride};
     tg_point libs[3];
-    int n = 0, heads[5], seen = 0;
+    int n = 0;
     for (int i = 0; i < 5; i++) {
         int q = last + d[i];
         /* two liberties touch at most eight stones: more pseudo-liberties
          * than that mean more liberties, without walking the chain */
-        if ((b->color[q] != TG_BLACK && b->color[q] != TG_WHITE) || tg_chain_at(b, q)->pseudo_libs > 8)
-            continue;
-        bool again = false; /* each chain once */
-        for (int j = 0; j < seen; j++)
-            again |= heads[j] == b->chain_of[q];
-        heads[seen++] = b->chain_of[q];
-        if (again || tg_chain_liberties_upto(b, q, libs, 3) != 2)
+        if ((b->color[q] != TG_BLACK && b->color[q] != TG_WHITE) || tg_chain_at(b, q)->pseudo_libs > 8 ||
+            tg_chain_liberties_upto(b, q, libs, 3) != 2)
             continue;
         int need = b->color[q] == c ? 3 : 2;
         for (int k = 0; k < 2 && n < 10; k++)
