@@ -233,6 +233,8 @@ static void test_board_liberties_and_atari(void **state)
             /* the early-stopping count: min(exact, max) distinct liberties */
             tg_point all_libs[TG_MAX_POINTS];
             tg_chain_liberties(&b, p, all_libs, TG_MAX_POINTS);
+            assert_int_equal(tg_chain_liberties_upto(&b, p, NULL, 0), 0);
+            assert_int_equal(tg_chain_liberties_upto(&b, p, NULL, 20), libs_exact < 8 ? libs_exact : 8);
             for (int max = 1; max <= 8; max++) {
                 tg_point some[8];
                 int k = tg_chain_liberties_upto(&b, p, some, max);

@@ -152,8 +152,9 @@ static inline tg_point tg_chain_atari_point(const tg_chain *ch)
 /* Exact liberties of the chain at p, up to max of them written to libs
  * (libs may be NULL).  Returns the exact count. */
 int tg_chain_liberties(const tg_board *b, tg_point p, tg_point *libs, int max);
-/* The first `max` (1..8) distinct liberties of the chain at p met on its
- * stones, written to libs (may be NULL); returns how many, so at most max.
+/* The first `max` (1..8; more counts as 8, less as none) distinct
+ * liberties of the chain at p met on its stones, written to libs (may be
+ * NULL); returns how many, so at most max.
  * For "one, two, or more" questions: it stops as soon as it has enough,
  * where tg_chain_liberties walks the whole chain. */
 int tg_chain_liberties_upto(const tg_board *b, tg_point p, tg_point *libs, int max);

@@ -405,6 +405,8 @@ int tg_chain_liberties_upto(const tg_board *b, tg_point p, tg_point *libs, int m
     const int d[4] = {-1, 1, -b->stride, b->stride};
     tg_point found[8];
     int n = 0, head = b->chain_of[p], s = head;
+    if (max < 1)
+        return 0;
     if (max > 8)
         max = 8;
     do {
