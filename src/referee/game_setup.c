@@ -237,7 +237,6 @@ static void add_text(tg_sgf_tree *t, tg_sgf_node *n, const char *id, const char 
         tg_sgf_property_add(t, n, id, text, strlen(text));
 }
 
-
 char *runner_sgf(const game_runner *r)
 {
     const tg_referee_config *cfg = r->cfg;

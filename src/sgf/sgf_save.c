@@ -158,8 +158,6 @@ static void add_player(builder *bd, tg_sgf_node *last, bool last_has_move)
 
 /* ---- the moves -------------------------------------------------------- */
 
-/* BL/WL and OB/OW of move i, when the caller recorded them.  Seconds are
- * written with at most three decimals (the clock counts milliseconds). */
 bool tg_sgf_record_clock(tg_sgf_move_clock **clocks, int *cap, int index, const tg_clock *c,
                          tg_color mover, int64_t now_ms)
 {
@@ -184,6 +182,8 @@ bool tg_sgf_record_clock(tg_sgf_move_clock **clocks, int *cap, int index, const 
     return true;
 }
 
+/* BL/WL and OB/OW of move i, when the caller recorded them.  Seconds are
+ * written with at most three decimals (the clock counts milliseconds). */
 static void add_move_clock(builder *bd, tg_sgf_node *node, int i, tg_color mover)
 {
     const tg_sgf_info *info = bd->info;
