@@ -409,6 +409,18 @@ int tg_chain_liberties_upto(const tg_board *b, tg_point p, tg_point *libs, int m
         return 0;
     if (max > 8)
         max = 8;
+    if (b->chain[head].stones == 1) {
+        /* a lone stone's empty neighbours are distinct: no search needed */
+        for (int i = 0; i < 4; i++) {
+            int q = head + d[i];
+            if (b->color[q] == TG_EMPTY) {
+                found[n++] = q;
+                if (n == max)
+                    break;
+            }
+        }
+        goto done;
+    }
     do {
         for (int i = 0; i < 4; i++) {
             int q = s + d[i];

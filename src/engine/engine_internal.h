@@ -65,6 +65,10 @@ typedef struct policy_moves {
  * of the end position in half points, Black minus White, before komi. */
 int policy_playout(tg_board *b, tg_color to_move, tg_rng *rng, int max_moves, policy_moves *moves);
 
+/* The vital point of the 3-5 point eye space holding q, or TG_PASS;
+ * *owner (may be NULL) is the colour enclosing it. */
+tg_point policy_nakade_point(const tg_board *b, tg_point q, tg_color *owner);
+
 /* The moves of the policy's two-liberty rule for c (at most 10). */
 int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10]);
 

@@ -7,6 +7,8 @@
  *   2. save an own chain the last move put in atari, by capturing one of
  *      its attackers that is in atari, or by extending when that gives it
  *      two liberties or more;
+ *   2a. play the vital point of the opponent's small eye space (three to
+ *      five points) next to the last move: nakade;
  *   2b. (half the time) when the last move left a chain next to it with two
  *      liberties: gain liberties for it if it is the mover's, atari it if
  *      it is the opponent's;
@@ -146,7 +148,12 @@ int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10])
         int q = last + d[i];
         /* two liberties touch at most eight stones: more pseudo-liberties
          * than that mean more liberties, without walking the chain */
-        if ((b->color[q] != TG_BLACK && b->color[q] != TG_WHITE) || tg_chain_at(b, q)->pseudo_libs > 8 ||
+        if (b->color[q] != TG_BLACK && b->color[q] != TG_WHITE)
+            continue;
+        /* a lone stone's pseudo-liberties are its liberties, and a chain in
+         * atari has one: neither needs the walk */
+        const tg_chain *ch = tg_chain_at(b, q);
+        if (ch->pseudo_libs > 8 || (ch->stones == 1 && ch->pseudo_libs != 2) || tg_chain_in_atari(ch) ||
             tg_chain_liberties_upto(b, q, libs, 3) != 2)
             continue;
         int need = b->color[q] == c ? 3 : 2;
@@ -155,6 +162,93 @@ int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10])
                 out[n++] = libs[k];
     }
     return n;
+}
+
+/* The vital point of the small eye space holding the empty point q, or
+ * TG_PASS: the empty region around q (three to five points) must be
+ * enclosed by the stones of one colour and the board's edge, and one of
+ * its points must touch more of the region than every other point: the
+ * middle of a straight or bent three, the centre of a pyramid four, a
+ * bulky five or a crossed five.  Whoever plays there first decides the
+ * group's life: the owner makes two eyes, the other side kills by nakade.
+ * (The T-shaped five also qualifies; playing its centre is harmless.) */
+tg_point policy_nakade_point(const tg_board *b, tg_point q, tg_color *owner_out)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    tg_point region[6];
+    int n = 0;
+    unsigned owner = TG_EMPTY;
+    if (b->color[q] != TG_EMPTY)
+        return TG_PASS;
+    region[n++] = q;
+    for (int k = 0; k < n; k++) {
+        for (int i = 0; i < 4; i++) {
+            int r = region[k] + d[i];
+            unsigned rc = b->color[r];
+            if (rc == TG_OFFBOARD)
+                continue;
+            if (rc != TG_EMPTY) {
+                if (owner != TG_EMPTY && owner != rc)
+                    return TG_PASS; /* both colours around: no one's eye */
+                owner = rc;
+                continue;
+            }
+            bool seen = false;
+            for (int j = 0; j < n; j++)
+                seen |= region[j] == r;
+            if (seen)
+                continue;
+            if (n == 5)
+                return TG_PASS; /* too big to be killed by one point */
+            region[n++] = r;
+        }
+    }
+    if (n < 3 || owner == TG_EMPTY)
+        return TG_PASS;
+    int best = -1, best_degree = 0, ties = 0;
+    for (int k = 0; k < n; k++) {
+        int degree = 0;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < n; j++)
+                degree += region[j] == region[k] + d[i];
+        if (degree > best_degree) {
+            best = k;
+            best_degree = degree;
+            ties = 0;
+        } else if (degree == best_degree) {
+            ties++;
+        }
+    }
+    if (ties || best_degree < (n == 3 ? 2 : 3))
+        return TG_PASS;
+    if (owner_out)
+        *owner_out = (tg_color)owner;
+    return region[best];
+}
+
+/* 2a: the vital point of the opponent's small eye space next to the last
+ * move (the space a capture left, or one the opponent just closed), or
+ * TG_PASS.  Only the killing side is told: letting the owner fill its own
+ * vital point too measured -38 Elo [-88, +10] in self-play, this +21
+ * [-13, +55] over 400 games (9x9, 1,000 playouts a move). */
+static tg_point nakade(const tg_board *b, tg_color c)
+{
+    tg_point last = b->last_move;
+    if (last < 0)
+        return TG_PASS;
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    for (int i = 0; i < 4; i++) {
+        int q = last + d[i];
+        /* an eye space's points have at most two empty neighbours, except
+         * the centre of the four and five shapes, reached through another */
+        if (b->color[q] != TG_EMPTY || tg_nbr_count(b, q, TG_EMPTY) > 2)
+            continue;
+        tg_color owner;
+        tg_point v = policy_nakade_point(b, q, &owner);
+        if (v != TG_PASS && owner == tg_opponent(c) && policy_move_ok(b, v, c))
+            return v;
+    }
+    return TG_PASS;
 }
 
 static tg_point two_liberty_fight(const tg_board *b, tg_color c, tg_rng *rng)
@@ -221,6 +315,9 @@ static tg_point random_move(const tg_board *b, tg_color c, tg_rng *rng)
 tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng)
 {
     tg_point p = answer_atari(b, c);
+    if (p != TG_PASS)
+        return p;
+    p = nakade(b, c);
     if (p != TG_PASS)
         return p;
     if (tg_rng_below(rng, 2) == 0) {

@@ -1,0 +1,174 @@
+/*
+ * test_policy.c — knowledge of the playout policy (src/engine/policy.c):
+ * the vital point of small eye spaces (nakade), and the playout playing it
+ * against the opponent's eye space next to the last move.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/engine_internal.h"
+
+static tg_point at(const tg_board *b, const char *vertex)
+{
+    tg_point p;
+    assert_int_equal(tg_vertex_parse(b, vertex, &p), TG_OK);
+    return p;
+}
+
+/* A 9x9 board from nine rows, top (row 9) first: 'X' black, 'O' white,
+ * '.' empty.  Stones are played in reading order, so nothing is captured
+ * in these shapes; `last`, when given, is played last (its colour from
+ * the diagram). */
+static void setup(tg_board *b, const char *rows[9], const char *last)
+{
+    tg_board_init(b, 9);
+    tg_point last_point = last ? at(b, last) : TG_NO_POINT;
+    tg_color last_color = TG_EMPTY;
+    for (int r = 0; r < 9; r++) {
+        assert_int_equal(strlen(rows[r]), 9);
+        for (int x = 0; x < 9; x++) {
+            char ch = rows[r][x];
+            if (ch == '.')
+                continue;
+            tg_color c = ch == 'X' ? TG_BLACK : TG_WHITE;
+            tg_point p = tg_point_at(b, x, 8 - r);
+            if (p == last_point) {
+                last_color = c;
+                continue;
+            }
+            assert_int_equal(tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN), TG_OK);
+            tg_board_play(b, p, c);
+        }
+    }
+    if (last) {
+        assert_int_not_equal(last_color, TG_EMPTY);
+        tg_board_play(b, last_point, last_color);
+    }
+}
+
+/* The vital point found from every point of the space, and its owner. */
+static void expect_vital(const char *rows[9], const char *const *space, int n, const char *vital, tg_color owner)
+{
+    tg_board b;
+    setup(&b, rows, NULL);
+    for (int i = 0; i < n; i++) {
+        tg_color found_owner = TG_EMPTY;
+        tg_point v = policy_nakade_point(&b, at(&b, space[i]), &found_owner);
+        if (!vital) {
+            assert_int_equal(v, TG_PASS);
+            continue;
+        }
+        assert_int_equal(v, at(&b, vital));
+        assert_int_equal(found_owner, owner);
+    }
+}
+
+static void test_straight_three(void **state)
+{
+    (void)state;
+    const char *rows[9] = {".........", ".........", ".........", "..OOOOO..", "..O...O..",
+                           "..OOOOO..", ".........", ".........", "........."};
+    const char *space[] = {"D5", "E5", "F5"};
+    expect_vital(rows, space, 3, "E5", TG_WHITE);
+}
+
+static void test_bent_three_in_the_corner(void **state)
+{
+    (void)state;
+    const char *rows[9] = {".........", ".........", ".........", ".........", ".........",
+                           ".........", "X........", ".X.......", "..X......"};
+    const char *space[] = {"A1", "A2", "B1"};
+    expect_vital(rows, space, 3, "A1", TG_BLACK);
+}
+
+static void test_pyramid_four(void **state)
+{
+    (void)state;
+    const char *rows[9] = {".........", ".........", "...XXX...", "..XX.XX..", "..X...X..",
+                           "..XXXXX..", ".........", ".........", "........."};
+    const char *space[] = {"D5", "E5", "F5", "E6"};
+    expect_vital(rows, space, 4, "E5", TG_BLACK);
+}
+
+static void test_bulky_five(void **state)
+{
+    (void)state;
+    /* D5 E5 F5 D6 E6: E5 touches D5, F5 and E6 */
+    const char *rows[9] = {".........", ".........", "...OO....", "..O..O...", "..O...O..",
+                           "..OOOOO..", ".........", ".........", "........."};
+    const char *space[] = {"D5", "E5", "F5", "D6", "E6"};
+    expect_vital(rows, space, 5, "E5", TG_WHITE);
+}
+
+static void test_shapes_without_a_vital_point(void **state)
+{
+    (void)state;
+    /* the square four, the straight four and the bent four live or die
+     * whoever plays first: no single vital point */
+    const char *square[9] = {".........", ".........", "...XX....", "..X..X...", "..X..X...",
+                             "...XX....", ".........", ".........", "........."};
+    const char *square_space[] = {"D5", "E5", "D6", "E6"};
+    expect_vital(square, square_space, 4, NULL, TG_EMPTY);
+    const char *straight[9] = {".........", ".........", ".........", ".XXXXXX..", "X....X...",
+                               ".XXXXXX..", ".........", ".........", "........."};
+    const char *straight_space[] = {"B5", "C5", "D5", "E5"};
+    expect_vital(straight, straight_space, 4, NULL, TG_EMPTY);
+}
+
+static void test_spaces_that_are_not_eyes(void **state)
+{
+    (void)state;
+    /* a stone of the other colour on the boundary, two points only, or a
+     * space of six */
+    const char *mixed[9] = {".........", ".........", ".........", "..OOOOO..", "..X...O..",
+                            "..OOOOO..", ".........", ".........", "........."};
+    const char *mixed_space[] = {"D5", "E5", "F5"};
+    expect_vital(mixed, mixed_space, 3, NULL, TG_EMPTY);
+    const char *two[9] = {".........", ".........", ".........", "..OOOO...", "..O..O...",
+                          "..OOOO...", ".........", ".........", "........."};
+    const char *two_space[] = {"D5", "E5"};
+    expect_vital(two, two_space, 2, NULL, TG_EMPTY);
+    const char *six[9] = {".........", ".........", "..OOOO...", ".O...O...", ".O...O...",
+                          "..OOOO...", ".........", ".........", "........."};
+    const char *six_space[] = {"C5", "D5", "E5", "C6", "D6", "E6"};
+    expect_vital(six, six_space, 6, NULL, TG_EMPTY);
+    tg_board b;
+    setup(&b, six, NULL);
+    assert_int_equal(policy_nakade_point(&b, at(&b, "C5"), NULL), TG_PASS);
+    assert_int_equal(policy_nakade_point(&b, at(&b, "C4"), NULL), TG_PASS); /* a stone */
+}
+
+/* White has just closed a straight three: Black's playout move is its
+ * middle point, whatever the random numbers say. */
+static void test_playout_kills_the_new_eye_space(void **state)
+{
+    (void)state;
+    const char *rows[9] = {".........", ".........", ".........", "..OOOOO..", "..O...O..",
+                           "..OOOOO..", ".........", ".........", "........."};
+    tg_board b;
+    setup(&b, rows, "G5");
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        tg_rng rng;
+        tg_rng_seed(&rng, seed);
+        assert_int_equal(policy_choose(&b, TG_BLACK, &rng), at(&b, "E5"));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_straight_three),
+        cmocka_unit_test(test_bent_three_in_the_corner),
+        cmocka_unit_test(test_pyramid_four),
+        cmocka_unit_test(test_bulky_five),
+        cmocka_unit_test(test_shapes_without_a_vital_point),
+        cmocka_unit_test(test_spaces_that_are_not_eyes),
+        cmocka_unit_test(test_playout_kills_the_new_eye_space),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
