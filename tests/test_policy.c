@@ -1,7 +1,8 @@
 /*
- * test_policy.c — knowledge of the playout policy (src/engine/policy.c):
- * the vital point of small eye spaces (nakade), and the playout playing it
- * against the opponent's eye space next to the last move.
+ * test_policy.c — Go knowledge of the search: the vital point of small eye
+ * spaces (nakade) and the playout playing it against the opponent's eye
+ * space next to the last move (src/engine/policy.c); the opening points of
+ * empty corners the tree's priors favour (src/engine/tree.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -159,6 +160,30 @@ static void test_playout_kills_the_new_eye_space(void **state)
     }
 }
 
+static void test_empty_corner_points(void **state)
+{
+    (void)state;
+    tg_board b;
+    tg_board_init(&b, 19);
+    const char *good[] = {"C3", "D4", "C4", "D3", "C5", "E3", "D5", "E4", "R16", "Q17", "C17", "Q3", "C16", "C15"};
+    const char *bad[] = {"B2", "C2", "F3", "F6", "E5", "K10", "K4", "A1", "O3", "C14"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        assert_true(tree_empty_corner_point(&b, at(&b, good[i])));
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_false(tree_empty_corner_point(&b, at(&b, bad[i])));
+    /* a stone anywhere in the lower left 7x7 square takes that corner
+     * off, and only that one */
+    tg_board_play(&b, at(&b, "G7"), TG_WHITE);
+    assert_false(tree_empty_corner_point(&b, at(&b, "C3")));
+    assert_false(tree_empty_corner_point(&b, at(&b, "D4")));
+    assert_true(tree_empty_corner_point(&b, at(&b, "Q4")));
+    assert_true(tree_empty_corner_point(&b, at(&b, "D16")));
+    tg_board_init(&b, 9);
+    assert_false(tree_empty_corner_point(&b, at(&b, "C3"))); /* small boards: no opening theory */
+    tg_board_init(&b, 13);
+    assert_true(tree_empty_corner_point(&b, at(&b, "D10")));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_shapes_without_a_vital_point),
         cmocka_unit_test(test_spaces_that_are_not_eyes),
         cmocka_unit_test(test_playout_kills_the_new_eye_space),
+        cmocka_unit_test(test_empty_corner_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

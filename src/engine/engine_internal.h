@@ -65,6 +65,10 @@ typedef struct policy_moves {
  * of the end position in half points, Black minus White, before komi. */
 int policy_playout(tg_board *b, tg_color to_move, tg_rng *rng, int max_moves, policy_moves *moves);
 
+/* On 13x13 and up, is p one of the opening points (3-3, 3-4, 4-4, 3-5,
+ * 4-5) of a corner whose seven-by-seven square is empty? */
+bool tree_empty_corner_point(const tg_board *b, tg_point p);
+
 /* The vital point of the 3-5 point eye space holding q, or TG_PASS;
  * *owner (may be NULL) is the colour enclosing it. */
 tg_point policy_nakade_point(const tg_board *b, tg_point q, tg_color *owner);

@@ -224,6 +224,11 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node)
         double n = stat_get(&c->visits) + c->prior_visits;
         double w = (stat_get(&c->wins2) + c->prior_wins2) * 0.5;
         double rn = stat_get(&c->amaf_visits), rw = stat_get(&c->amaf_wins2) * 0.5;
+        /* the prior counts in the all-moves-as-first statistics too (as
+         * in MoGo and Fuego): otherwise those, thousands of samples deep
+         * after a few hundred playouts, wash it out at once */
+        rn += c->prior_visits;
+        rw += c->prior_wins2 * 0.5;
         double value = n > 0 ? w / n : 0.5;
         if (rn > 0) {
             double beta = rn / (rn + n + n * rn / RAVE_EQUIV);

@@ -15,7 +15,11 @@
  *   near the last move (8 points)      +6 won
  *   self-atari of a chain              +20 lost (a lone stone: +10 lost)
  *   first line far from stones         +10 lost; third line there +6 won
+ *   from 13x13 up, far from stones: second line +10 lost, fourth +6 won,
+ *   and the 3-3 to 4-5 points of an empty corner +20 won
  *   pass                               10 visits at 10%
+ * The search counts the priors in both the real and the all-moves-as-first
+ * statistics of a child (search.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +116,25 @@ static bool quiet_area(const tg_board *b, tg_point p)
     return true;
 }
 
+bool tree_empty_corner_point(const tg_board *b, tg_point p)
+{
+    if (b->size < 13)
+        return false;
+    int x = tg_point_x(b, p), y = tg_point_y(b, p), n = b->size;
+    int dx = x < n - 1 - x ? x : n - 1 - x, dy = y < n - 1 - y ? y : n - 1 - y;
+    int lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+    if (lo < 2 || lo > 3 || hi > 4)
+        return false;
+    int x0 = x < n / 2 ? 0 : n - 7, y0 = y < n / 2 ? 0 : n - 7;
+    for (int j = y0; j < y0 + 7; j++)
+        for (int i = x0; i < x0 + 7; i++) {
+            tg_color c = (tg_color)b->color[tg_point_at(b, i, j)];
+            if (c == TG_BLACK || c == TG_WHITE)
+                return false;
+        }
+    return true;
+}
+
 /* Reading after c plays p: a rescue that runs into a ladder saves nothing,
  * an atari that starts a working ladder captures. */
 static void ladder_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c, bool rescues)
@@ -202,6 +225,15 @@ static void set_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c, 
             prior_add(n, 10, false);
         else if (line == 2)
             prior_add(n, 6, true);
+        /* on the large boards the second line is low and the fourth
+         * still a base where nothing is near (Pachi's 19x19 priors), and
+         * the opening takes the empty corners first */
+        if (b->size >= 13 && line == 1)
+            prior_add(n, 10, false);
+        else if (b->size >= 13 && line == 3)
+            prior_add(n, 6, true);
+        if (tree_empty_corner_point(b, p))
+            prior_add(n, 20, true);
     }
 }
 
