@@ -241,8 +241,8 @@ static tg_point nakade(const tg_board *b, tg_color c)
         int q = last + d[i];
         /* an eye space's points have at most two empty neighbours, except
          * the centre of the four and five shapes, reached through another */
-        if (b->color[q] != TG_EMPTY || tg_nbr_count(b, q, TG_EMPTY) > 2)
-            continue;
+        if (b->color[q] != TG_EMPTY || tg_nbr_count(b, q, TG_EMPTY) > 2 || tg_nbr_count(b, q, c))
+            continue; /* the killer's stone next to it: not the opponent's eye */
         tg_color owner;
         tg_point v = policy_nakade_point(b, q, &owner);
         if (v != TG_PASS && owner == tg_opponent(c) && policy_move_ok(b, v, c))
