@@ -150,11 +150,9 @@ int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10])
          * than that mean more liberties, without walking the chain */
         if (b->color[q] != TG_BLACK && b->color[q] != TG_WHITE)
             continue;
-        /* a lone stone's pseudo-liberties are its liberties, and a chain in
-         * atari has one: neither needs the walk */
+        /* a chain in atari has one liberty: no walk needed */
         const tg_chain *ch = tg_chain_at(b, q);
-        if (ch->pseudo_libs > 8 || (ch->stones == 1 && ch->pseudo_libs != 2) || tg_chain_in_atari(ch) ||
-            tg_chain_liberties_upto(b, q, libs, 3) != 2)
+        if (ch->pseudo_libs > 8 || tg_chain_in_atari(ch) || tg_chain_liberties_upto(b, q, libs, 3) != 2)
             continue;
         int need = b->color[q] == c ? 3 : 2;
         for (int k = 0; k < 2 && n < 10; k++)
@@ -176,12 +174,18 @@ tg_point policy_nakade_point(const tg_board *b, tg_point q, tg_color *owner_out)
 {
     const int d[4] = {-1, 1, -b->stride, b->stride};
     tg_point region[6];
-    int n = 0;
+    int n = 0, degrees = 0;
     unsigned owner = TG_EMPTY;
     if (b->color[q] != TG_EMPTY)
         return TG_PASS;
     region[n++] = q;
     for (int k = 0; k < n; k++) {
+        /* a closed region's points touch only each other, so a point's
+         * empty neighbours are its neighbours in the region; five points
+         * have at most five links (ten ends) between them */
+        degrees += tg_nbr_count(b, region[k], TG_EMPTY);
+        if (degrees > 10)
+            return TG_PASS;
         for (int i = 0; i < 4; i++) {
             int r = region[k] + d[i];
             unsigned rc = b->color[r];
@@ -207,10 +211,7 @@ tg_point policy_nakade_point(const tg_board *b, tg_point q, tg_color *owner_out)
         return TG_PASS;
     int best = -1, best_degree = 0, ties = 0;
     for (int k = 0; k < n; k++) {
-        int degree = 0;
-        for (int i = 0; i < 4; i++)
-            for (int j = 0; j < n; j++)
-                degree += region[j] == region[k] + d[i];
+        int degree = tg_nbr_count(b, region[k], TG_EMPTY);
         if (degree > best_degree) {
             best = k;
             best_degree = degree;

@@ -220,17 +220,14 @@ static void set_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c, 
             prior_add(n, 6, true);
     }
     if (b->size >= 9 && quiet_area(b, p)) {
+        /* the first line is low and the third a base; on the large
+         * boards also the second low and the fourth a base (Pachi's 19x19
+         * priors), and the opening takes the empty corners first */
         int line = line_of(b, p);
-        if (line == 0)
+        bool large = b->size >= 13;
+        if (line == 0 || (line == 1 && large))
             prior_add(n, 10, false);
-        else if (line == 2)
-            prior_add(n, 6, true);
-        /* on the large boards the second line is low and the fourth
-         * still a base where nothing is near (Pachi's 19x19 priors), and
-         * the opening takes the empty corners first */
-        if (b->size >= 13 && line == 1)
-            prior_add(n, 10, false);
-        else if (b->size >= 13 && line == 3)
+        else if (line == 2 || (line == 3 && large))
             prior_add(n, 6, true);
         if (tree_empty_corner_point(b, p))
             prior_add(n, 20, true);
