@@ -160,6 +160,67 @@ static void test_playout_kills_the_new_eye_space(void **state)
     }
 }
 
+/* Self-ataris that kill: the chain, once captured, leaves the opponent a
+ * space that is one eye or dies to nakade. */
+static void test_sacrifices_that_kill(void **state)
+{
+    (void)state;
+    tg_board b;
+    /* White E6 makes the square four D5 E5 D6 E6, with E7 its only
+     * liberty */
+    const char *square[9] = {".........", ".........", "...X.....", "..XO.X...", "..XOOX...",
+                             "...XX....", ".........", ".........", "........."};
+    setup(&b, square, NULL);
+    assert_true(policy_nakade_sacrifice(&b, at(&b, "E6"), TG_WHITE));
+    assert_false(policy_bad_self_atari(&b, at(&b, "E6"), TG_WHITE, 1));
+    /* White C5 makes two stones in atari (liberty C4): one eye at most */
+    const char *two[9] = {".........", ".........", ".........", ".XX......", "XO.X.....",
+                          ".X.......", ".........", ".........", "........."};
+    setup(&b, two, NULL);
+    assert_true(policy_nakade_sacrifice(&b, at(&b, "C5"), TG_WHITE));
+    /* White E5 makes a straight four (liberty E4): captured, it is two
+     * eyes for Black, so it stays a bad self-atari */
+    const char *straight[9] = {".........", ".........", ".........", ".XXXX....", "XOOO.X...",
+                               ".XXX.....", ".........", ".........", "........."};
+    setup(&b, straight, NULL);
+    assert_false(policy_nakade_sacrifice(&b, at(&b, "E5"), TG_WHITE));
+    assert_true(policy_bad_self_atari(&b, at(&b, "E5"), TG_WHITE, 1));
+    /* and a straight five is too big */
+    const char *five[9] = {".........", ".........", ".........", ".XXXXX...", "XOOOO.X..",
+                           ".XXXX....", ".........", ".........", "........."};
+    setup(&b, five, NULL);
+    assert_false(policy_nakade_sacrifice(&b, at(&b, "F5"), TG_WHITE));
+    assert_true(policy_bad_self_atari(&b, at(&b, "F5"), TG_WHITE, 1));
+}
+
+/* A false seki from a game against GNU Go: Black's top left group and
+ * White's B9 C9 share the liberties A9 and C8, but White A9 sacrifices
+ * three stones, Black C8 takes them, and White B9 kills the straight three
+ * left.  The playouts must find it: the group dies in a good share of
+ * them (without the sacrifice it lived in every one). */
+static void test_playouts_break_a_false_seki(void **state)
+{
+    (void)state;
+    const char *rows[9] = {".OOXOOO..", "XX.XXO.O.", "XXXXXO..O", "XOOOOOOOX", "O.OOXXOXX",
+                           ".OXX.XX.X", "OOX.X.XX.", "OXX.....X", "OOX......"};
+    tg_board b;
+    setup(&b, rows, "G3");
+    assert_true(policy_nakade_sacrifice(&b, at(&b, "A9"), TG_WHITE));
+    int dead = 0, n = 200;
+    for (uint64_t seed = 1; seed <= (uint64_t)n; seed++) {
+        tg_board copy;
+        tg_board_copy(&copy, &b);
+        tg_rng rng;
+        tg_rng_seed(&rng, seed);
+        policy_playout(&copy, TG_WHITE, &rng, 300, NULL);
+        uint8_t owner[TG_MAX_POINTS];
+        policy_area_score(&copy, owner);
+        dead += owner[at(&b, "B7")] == TG_WHITE;
+    }
+    print_message("the group died in %d of %d playouts\n", dead, n);
+    assert_true(dead >= n / 5);
+}
+
 static void test_empty_corner_points(void **state)
 {
     (void)state;
@@ -194,6 +255,8 @@ int main(void)
         cmocka_unit_test(test_shapes_without_a_vital_point),
         cmocka_unit_test(test_spaces_that_are_not_eyes),
         cmocka_unit_test(test_playout_kills_the_new_eye_space),
+        cmocka_unit_test(test_sacrifices_that_kill),
+        cmocka_unit_test(test_playouts_break_a_false_seki),
         cmocka_unit_test(test_empty_corner_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

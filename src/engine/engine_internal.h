@@ -40,6 +40,9 @@ bool policy_move_ok(const tg_board *b, tg_point p, tg_color c);
 /* A legal move for c at p that leaves the chain it forms with one liberty
  * and captures nothing, for a chain of `min_stones` stones or more. */
 bool policy_bad_self_atari(const tg_board *b, tg_point p, tg_color c, int min_stones);
+/* Whether c's self-atari at p sacrifices its chain (two to five stones,
+ * with p) in a shape whose capture leaves the opponent a dead eye space. */
+bool policy_nakade_sacrifice(const tg_board *b, tg_point p, tg_color c);
 /* Liberties (at most max) of the chain c would form at p; 0 if suicide. */
 int policy_liberties_after(const tg_board *b, tg_point p, tg_color c, int max);
 

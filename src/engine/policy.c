@@ -18,7 +18,8 @@
  *      random tries find one (on 9x9 it lost 42-58 in self-play);
  *   4. otherwise a random move that is legal, not an own eye, and not a
  *      self-atari of a chain (a lone stone may still be thrown in, half the
- *      time: that is how false eyes and nakade happen);
+ *      time: that is how false eyes and nakade happen; a chain of two to
+ *      five whose capture leaves a dead eye space always may);
  *   5. pass when there is none.
  * Two passes end the playout, which is then counted by area; so does a
  * lead of a third of the board in stones (the mercy rule).  Simple ko
@@ -37,7 +38,58 @@ bool policy_bad_self_atari(const tg_board *b, tg_point p, tg_color c, int min_st
     if (tg_nbr_count(b, p, TG_EMPTY) >= 2)
         return false; /* two liberties at least, whatever it joins */
     int stones;
-    return tg_board_is_self_atari(b, p, c, &stones) && stones >= min_stones;
+    return tg_board_is_self_atari(b, p, c, &stones) && stones >= min_stones &&
+           !(stones > 1 && policy_nakade_sacrifice(b, p, c));
+}
+
+/* A self-atari is all its chain's neighbours but one liberty, so once the
+ * opponent captures the chain, the stones' points are an eye space of the
+ * opponent's.  The sacrifice kills when that space is one eye or cannot
+ * make two: two or three points, the square or pyramid four, the bulky or
+ * crossed five.  The playouts need it: without it a group whose only
+ * other eye space sits in a false seki (two shared liberties, one of them
+ * next to a chain of the opponent's that throws in and captures back)
+ * lives in every playout and dies in the game. */
+bool policy_nakade_sacrifice(const tg_board *b, tg_point p, tg_color c)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    tg_point shape[6];
+    int n = 0;
+    shape[n++] = p;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] != c)
+            continue;
+        bool seen = false;
+        for (int k = 1; k < n; k++)
+            seen |= shape[k] == q;
+        if (seen)
+            continue; /* a chain met again through another side */
+        tg_point s = (tg_point)q;
+        do {
+            if (n == 5)
+                return false;
+            shape[n++] = s;
+            s = b->next_stone[s];
+        } while (s != q);
+    }
+    int links = 0, max_degree = 0;
+    for (int k = 0; k < n; k++) {
+        int degree = 0;
+        for (int j = 0; j < n; j++) {
+            int diff = shape[j] - shape[k];
+            degree += diff == 1 || diff == -1 || diff == b->stride || diff == -b->stride;
+        }
+        links += degree;
+        if (degree > max_degree)
+            max_degree = degree;
+    }
+    links /= 2;
+    if (n <= 3)
+        return true;
+    if (n == 4)
+        return max_degree == 3 || links == 4;
+    return max_degree == 4 || links == 5;
 }
 
 static bool add_distinct(tg_point *set, int *n, tg_point p)
