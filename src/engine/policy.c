@@ -9,7 +9,7 @@
  *      two liberties or more;
  *   2a. play the vital point of the opponent's small eye space (three to
  *      five points) next to the last move: nakade;
- *   2b. when the last move left a chain next to it with two
+ *   2b. (half the time) when the last move left a chain next to it with two
  *      liberties: gain liberties for it if it is the mover's, atari it if
  *      it is the opponent's;
  *   3. (nine times in ten) play one of the good 3x3 shapes (pattern.c) on the
@@ -373,9 +373,11 @@ tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng)
     p = nakade(b, c);
     if (p != TG_PASS)
         return p;
-    p = two_liberty_fight(b, c, rng);
-    if (p != TG_PASS)
-        return p;
+    if (tg_rng_below(rng, 2) == 0) {
+        p = two_liberty_fight(b, c, rng);
+        if (p != TG_PASS)
+            return p;
+    }
     if (tg_rng_below(rng, 10) != 0) {
         p = local_shape(b, c, rng);
         if (p != TG_PASS)
