@@ -185,7 +185,7 @@ static void test_sacrifices_that_kill(void **state)
     setup(&b, straight, NULL);
     assert_false(policy_nakade_sacrifice(&b, at(&b, "E5"), TG_WHITE));
     assert_true(policy_bad_self_atari(&b, at(&b, "E5"), TG_WHITE, 1));
-    /* and a straight five is too big */
+    /* nor is a straight five: captured, it is two eyes as well */
     const char *five[9] = {".........", ".........", ".........", ".XXXXX...", "XOOOO.X..",
                            ".XXXX....", ".........", ".........", "........."};
     setup(&b, five, NULL);
