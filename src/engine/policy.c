@@ -65,13 +65,9 @@ bool policy_nakade_sacrifice(const tg_board *b, tg_point p, tg_color c)
             seen |= shape[k] == q;
         if (seen)
             continue; /* a chain met again through another side */
-        tg_point s = (tg_point)q;
-        do {
-            if (n == 5)
-                return false;
-            shape[n++] = s;
-            s = b->next_stone[s];
-        } while (s != q);
+        if (n + tg_chain_at(b, q)->stones > 5)
+            return false;
+        n += tg_chain_stones(b, q, shape + n);
     }
     int links = 0, max_degree = 0;
     for (int k = 0; k < n; k++) {
