@@ -593,7 +593,7 @@ static void test_board_consistent_detects_corruption(void **state)
     assert_int_not_equal(p, TG_NO_POINT);
     tg_board bad;
     tg_board_copy(&bad, &b);
-    bad.chain[bad.chain_of[p]].pseudo_libs++;
+    bad.chain[bad.chain_of[p]].libs += tg_lib_code(p); /* a pseudo-liberty too many */
     assert_false(tg_board_consistent(&bad));
     tg_board_copy(&bad, &b);
     bad.hash ^= 1;
@@ -601,6 +601,60 @@ static void test_board_consistent_detects_corruption(void **state)
     tg_board_copy(&bad, &b);
     bad.color[p] = TG_WHITE;
     assert_false(tg_board_consistent(&bad));
+}
+
+/* The packed pseudo-liberty word (count, sum, sum of squares in one
+ * uint64_t) must not overflow a field on the largest board: a comb-shaped
+ * chain on 25x25, the stones on every other row joined by the first
+ * column, touches nearly every empty point twice.  Its liberties are then
+ * filled one by one; after every move the packed figures must equal a
+ * recount from the stones, and atari must be seen exactly at the last. */
+static void test_board_packed_liberties_largest_board(void **state)
+{
+    (void)state;
+    static tg_board b;
+    assert_int_equal(tg_board_init(&b, TG_MAX_SIZE), TG_OK);
+    for (int y = 0; y < TG_MAX_SIZE; y++)
+        for (int x = 0; x < TG_MAX_SIZE; x++)
+            if (y % 2 == 0 || x == 0)
+                tg_board_play(&b, tg_point_at(&b, x, y), TG_BLACK);
+    tg_point head = tg_point_at(&b, 0, 0);
+    int filled = 0, max_count = 0;
+    for (;;) {
+        /* recount: every (stone, empty neighbour) adjacency of the chain */
+        uint64_t count = 0, sum = 0, sum_sq = 0;
+        for (tg_point s = 0; s < b.npoints; s++) {
+            if (b.color[s] != TG_BLACK)
+                continue;
+            const int d[4] = {-1, 1, -b.stride, b.stride};
+            for (int i = 0; i < 4; i++)
+                if (b.color[s + d[i]] == TG_EMPTY) {
+                    count++;
+                    sum += (uint64_t)(s + d[i]);
+                    sum_sq += (uint64_t)(s + d[i]) * (uint64_t)(s + d[i]);
+                }
+        }
+        const tg_chain *ch = tg_chain_at(&b, head);
+        assert_int_equal(tg_chain_pseudo_libs(ch), (int)count);
+        assert_true(ch->libs == (count << TG_LIB_COUNT_SHIFT | sum << TG_LIB_SUM_SHIFT | sum_sq));
+        int libs = tg_chain_liberties(&b, head, NULL, 0);
+        assert_int_equal(tg_chain_in_atari(ch), libs == 1);
+        if (count > (uint64_t)max_count)
+            max_count = (int)count;
+        if (libs == 1) {
+            tg_point last;
+            tg_chain_liberties(&b, head, &last, 1);
+            assert_int_equal(tg_chain_atari_point(ch), last);
+            break;
+        }
+        /* fill the first empty point */
+        tg_point p = b.empty[0];
+        tg_board_play(&b, p, TG_BLACK);
+        filled++;
+    }
+    assert_int_equal(filled, 12 * 24 - 1);
+    assert_true(max_count > 500); /* the word held a large count */
+    assert_true(tg_board_consistent(&b));
 }
 
 int main(void)
@@ -617,6 +671,7 @@ int main(void)
         cmocka_unit_test(test_board_copy),
         cmocka_unit_test(test_board_random_move_and_playout),
         cmocka_unit_test(test_board_consistent_detects_corruption),
+        cmocka_unit_test(test_board_packed_liberties_largest_board),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,13 @@
  *     neighbour) adjacencies, with the sum and the sum of squares of those
  *     empty points.  All pseudo-liberties are the same point exactly when
  *     count * sum_sq == sum * sum, which gives exact atari detection (and the
- *     liberty itself, sum / count) with O(1) updates and no flood fill;
+ *     liberty itself, sum / count) with O(1) updates and no flood fill.
+ *     The three figures are packed in one 64-bit word (count in bits 50-60,
+ *     sum in bits 30-49, sum of squares in bits 0-29), so that adding or
+ *     removing a pseudo-liberty q is one addition of tg_lib_code(q) and
+ *     merging two chains one addition of their words: no field can
+ *     overflow into the next on boards up to 25x25 (at most 1,200
+ *     adjacencies, points below 703);
  *   - neighbour counts per point (how many black, white, empty, off-board
  *     neighbours) make eye and suicide tests O(1);
  *   - a list of empty points for uniform random move choice;
@@ -28,11 +34,17 @@
 #include "common.h"
 
 typedef struct tg_chain {
+    uint64_t libs;         /* pseudo-liberties: count, sum, sum of squares, packed */
     uint16_t stones;       /* number of stones */
-    uint16_t pseudo_libs;  /* (stone, empty neighbour) adjacencies */
-    uint32_t lib_sum;      /* sum of those empty points */
-    uint32_t lib_sum_sq;   /* sum of their squares */
 } tg_chain;
+
+/* The packed word of one pseudo-liberty at point q. */
+#define TG_LIB_COUNT_SHIFT 50
+#define TG_LIB_SUM_SHIFT 30
+static inline uint64_t tg_lib_code(int q)
+{
+    return ((uint64_t)1 << TG_LIB_COUNT_SHIFT) | ((uint64_t)q << TG_LIB_SUM_SHIFT) | (uint64_t)(q * q);
+}
 
 typedef struct tg_board {
     int size;                       /* 2..25 */
@@ -138,15 +150,31 @@ static inline const tg_chain *tg_chain_at(const tg_board *b, tg_point p)
 {
     return &b->chain[b->chain_of[p]];
 }
+/* The number of (stone, empty neighbour) adjacencies of the chain: an
+ * upper bound of its liberties, 0 exactly when it has none. */
+static inline int tg_chain_pseudo_libs(const tg_chain *ch)
+{
+    return (int)(ch->libs >> TG_LIB_COUNT_SHIFT);
+}
 /* True when the chain has exactly one liberty. */
 static inline bool tg_chain_in_atari(const tg_chain *ch)
 {
-    return (uint64_t)ch->pseudo_libs * ch->lib_sum_sq == (uint64_t)ch->lib_sum * ch->lib_sum;
+    uint64_t n = ch->libs >> TG_LIB_COUNT_SHIFT;
+    uint64_t sum = (ch->libs >> TG_LIB_SUM_SHIFT) & ((1u << (TG_LIB_COUNT_SHIFT - TG_LIB_SUM_SHIFT)) - 1);
+    uint64_t sum_sq = ch->libs & ((1u << TG_LIB_SUM_SHIFT) - 1);
+    return n * sum_sq == sum * sum;
+}
+/* True when the chain's only liberty is q, a point known to be one of its
+ * liberties: all its pseudo-liberties are q.  One multiplication. */
+static inline bool tg_chain_in_atari_at(const tg_chain *ch, tg_point q)
+{
+    return ch->libs == (ch->libs >> TG_LIB_COUNT_SHIFT) * tg_lib_code(q);
 }
 /* The single liberty of a chain in atari. */
 static inline tg_point tg_chain_atari_point(const tg_chain *ch)
 {
-    return (tg_point)(ch->lib_sum / ch->pseudo_libs);
+    uint64_t sum = (ch->libs >> TG_LIB_SUM_SHIFT) & ((1u << (TG_LIB_COUNT_SHIFT - TG_LIB_SUM_SHIFT)) - 1);
+    return (tg_point)(sum / (ch->libs >> TG_LIB_COUNT_SHIFT));
 }
 
 /* Exact liberties of the chain at p, up to max of them written to libs

@@ -50,7 +50,8 @@ void tg_rng_seed(tg_rng *rng, uint64_t seed)
 /* Zobrist keys: a fixed mix of (point, colour), the same in every process so
  * hashes are reproducible.  The table is filled once (pthread_once) and only
  * read afterwards. */
-uint64_t board_zobrist_table[TG_MAX_POINTS][4];
+uint64_t board_zobrist_table[4][TG_MAX_POINTS];
+uint64_t board_lib_code[TG_MAX_POINTS];
 static pthread_once_t zobrist_once = PTHREAD_ONCE_INIT;
 
 static uint64_t zobrist_mix(tg_point p, tg_color c)
@@ -64,14 +65,16 @@ static uint64_t zobrist_mix(tg_point p, tg_color c)
 static void zobrist_fill(void)
 {
     for (int p = 0; p < TG_MAX_POINTS; p++)
+        board_lib_code[p] = tg_lib_code(p);
+    for (int p = 0; p < TG_MAX_POINTS; p++)
         for (int c = 0; c < 4; c++)
-            board_zobrist_table[p][c] = (c == TG_BLACK || c == TG_WHITE) ? zobrist_mix(p, (tg_color)c) : 0;
+            board_zobrist_table[c][p] = (c == TG_BLACK || c == TG_WHITE) ? zobrist_mix(p, (tg_color)c) : 0;
 }
 
 uint64_t tg_zobrist(tg_point p, tg_color c)
 {
     pthread_once(&zobrist_once, zobrist_fill);
-    return board_zobrist_table[p][c];
+    return board_zobrist_table[c][p];
 }
 
 /* ---- Initialisation ------------------------------------------------- */
@@ -132,9 +135,7 @@ static void merge_chains(tg_board *b, int into, int from)
 {
     tg_chain *a = &b->chain[into], *f = &b->chain[from];
     a->stones += f->stones;
-    a->pseudo_libs += f->pseudo_libs;
-    a->lib_sum += f->lib_sum;
-    a->lib_sum_sq += f->lib_sum_sq;
+    a->libs += f->libs;
     int s = from;
     do {
         b->chain_of[s] = (uint16_t)into;
@@ -175,51 +176,50 @@ static int remove_chain(tg_board *b, int head, uint16_t *log)
  * only at its second contact).  Returns the number of stones removed;
  * *suicide tells whose they were. */
 static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point p, tg_color c,
-                                                           uint16_t *log, bool *suicide)
+                                                           uint16_t *log, bool *suicide, const int S)
 {
     const tg_color opp = tg_opponent(c);
-    const int d[4] = {-1, 1, -b->stride, b->stride};
+    const int d[4] = {-1, 1, -S, S};
     b->ko_point = TG_NO_POINT;
     b->ko_color = TG_EMPTY;
     b->last_move = p;
-    board_put_stone(b, p, c);
+    board_put_stone_at(b, p, c, S);
 
-    int head = p;
-    b->chain_of[p] = (uint16_t)p;
-    b->next_stone[p] = (uint16_t)p;
     /* Pseudo-liberties without branching on the neighbours' colours: empty
      * and off-board points belong to the scratch chain 0, which absorbs
-     * the updates meant for no chain.  The new chain's own figures are
-     * gathered in registers and stored once.  The same pass notes which
-     * neighbours need work: a friendly chain to merge, or an enemy chain
-     * left without pseudo-liberties (a chain touching p twice reaches zero
-     * at its last contact, so it is noted once). */
-    uint32_t libs = 0, lib_sum = 0, lib_sum_sq = 0;
-    unsigned work = 0;
+     * the updates meant for no chain.  The new stone's own figures are
+     * gathered in registers.  The same pass notes the friendly neighbours
+     * (chains to join) and the enemy neighbours left without
+     * pseudo-liberties (a chain touching p twice reaches zero at its last
+     * contact, so it is noted once). */
+    static const uint64_t empty_mask[4] = {~(uint64_t)0, 0, 0, 0}; /* by colour: a table, not a branch */
+    const uint64_t code = board_lib_code[p];
+    uint64_t libs = 0;
+    unsigned friends = 0, kills = 0;
     for (int i = 0; i < 4; i++) {
         int q = p + d[i];
         unsigned qc = b->color[q];
-        uint32_t empty = qc == TG_EMPTY;
         tg_chain *ch = &b->chain[b->chain_of[q]];
-        chain_remove_lib(ch, p);
-        libs += empty;
-        lib_sum += (uint32_t)q & (0u - empty);
-        lib_sum_sq += (uint32_t)(q * q) & (0u - empty);
-        unsigned dead = ch->pseudo_libs == 0;
-        work |= ((qc == (unsigned)c) | ((qc == (unsigned)opp) & dead)) << i;
+        ch->libs -= code;
+        libs += board_lib_code[q] & empty_mask[qc];
+        friends |= (unsigned)(qc == (unsigned)c) << i;
+        kills |= (unsigned)((qc == (unsigned)opp) & (ch->libs == 0)) << i;
     }
-    tg_chain *own = &b->chain[p];
-    own->stones = 1;
-    own->pseudo_libs = (uint16_t)libs;
-    own->lib_sum = lib_sum;
-    own->lib_sum_sq = lib_sum_sq;
-    int captured = 0;
-    while (work) {
-        int i = __builtin_ctz(work);
-        work &= work - 1;
-        int q = p + d[i];
-        int other = b->chain_of[q];
-        if (b->color[q] == c) {
+    int head;
+    if (friends) {
+        /* The lone stone joins its first friendly neighbour's chain: no
+         * relabelling loop for it. */
+        head = b->chain_of[p + d[__builtin_ctz(friends)]];
+        friends &= friends - 1;
+        tg_chain *ch = &b->chain[head];
+        ch->stones++;
+        ch->libs += libs;
+        b->chain_of[p] = (uint16_t)head;
+        b->next_stone[p] = b->next_stone[head];
+        b->next_stone[head] = (uint16_t)p;
+        while (friends) {
+            int other = b->chain_of[p + d[__builtin_ctz(friends)]];
+            friends &= friends - 1;
             if (other == head)
                 continue;
             /* the larger chain keeps its head, so relabelling stays cheap */
@@ -229,20 +229,31 @@ static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point
             } else {
                 merge_chains(b, head, other);
             }
-        } else if (b->color[q] == opp) {
-            /* an enemy chain left without pseudo-liberties */
-            captured += remove_chain(b, other, log ? log + captured : NULL);
         }
+    } else {
+        head = p;
+        b->chain_of[p] = (uint16_t)p;
+        b->next_stone[p] = (uint16_t)p;
+        b->chain[p].stones = 1;
+        b->chain[p].libs = libs;
+    }
+    /* the enemy chains left without liberties are captured (their points
+     * become pseudo-liberties of the chains around, p's among them) */
+    int captured = 0;
+    while (kills) {
+        int other = b->chain_of[p + d[__builtin_ctz(kills)]];
+        kills &= kills - 1;
+        captured += remove_chain(b, other, log ? log + captured : NULL);
     }
     *suicide = false;
     if (captured) {
         b->captures[c] += captured;
         const tg_chain *mine = &b->chain[head];
-        if (captured == 1 && mine->stones == 1 && mine->pseudo_libs == 1) {
-            b->ko_point = (tg_point)mine->lib_sum;
+        if (captured == 1 && mine->stones == 1 && tg_chain_pseudo_libs(mine) == 1) {
+            b->ko_point = tg_chain_atari_point(mine);
             b->ko_color = opp;
         }
-    } else if (b->chain[head].pseudo_libs == 0) {
+    } else if (b->chain[head].libs == 0) {
         *suicide = true;
         captured = remove_chain(b, head, log);
         b->captures[opp] += captured;
@@ -252,13 +263,13 @@ static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point
 
 int board_play_move(tg_board *b, tg_point p, tg_color c, uint16_t *log, bool *suicide)
 {
-    return play_core(b, p, c, log, suicide);
+    return play_core(b, p, c, log, suicide, b->stride);
 }
 
 int tg_board_play(tg_board *b, tg_point p, tg_color c)
 {
     bool suicide;
-    return play_core(b, p, c, NULL, &suicide);
+    return play_core(b, p, c, NULL, &suicide, b->stride);
 }
 
 void tg_board_pass(tg_board *b)
@@ -273,20 +284,27 @@ void tg_board_pass(tg_board *b)
 /* Can c place a stone on the empty point p, which has no empty neighbour?
  * Only by joining a chain with another liberty, by capturing (an enemy
  * neighbour in atari has p as its last liberty), or by a permitted
- * multi-stone suicide.  The neighbours are judged without branches. */
-static inline bool placement_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
+ * multi-stone suicide.  p is a liberty of every neighbouring chain, so a
+ * neighbour is in atari exactly when all its pseudo-liberties are p
+ * (tg_chain_in_atari_at).  A stone neighbour makes the move legal when it
+ * is c's and not in atari, or the opponent's and in atari: when its colour
+ * being c differs from its being in atari.  No branches on the neighbours. */
+static inline __attribute__((always_inline)) bool placement_ok(const tg_board *b, tg_point p, tg_color c,
+                                                               tg_suicide_rule suicide, const int S)
 {
-    const int d[4] = {-1, 1, -b->stride, b->stride};
-    unsigned own_safe = 0, captures = 0, own_near = 0;
+    const int d[4] = {-1, 1, -S, S};
+    const uint64_t code = board_lib_code[p];
+    unsigned ok = 0, own_near = 0;
     for (int i = 0; i < 4; i++) {
         int q = p + d[i];
         unsigned qc = b->color[q];
-        unsigned atari = tg_chain_in_atari(&b->chain[b->chain_of[q]]);
-        own_near |= qc == (unsigned)c;
-        own_safe |= (qc == (unsigned)c) & !atari;
-        captures |= (qc == (unsigned)tg_opponent(c)) & atari;
+        uint64_t libs = b->chain[b->chain_of[q]].libs;
+        unsigned atari = libs == (libs >> TG_LIB_COUNT_SHIFT) * code;
+        unsigned stone = qc - TG_BLACK < 2u, own = qc == (unsigned)c;
+        ok |= (atari ^ own) & stone;
+        own_near |= own;
     }
-    return own_safe | captures | (own_near & (suicide == TG_SUICIDE_MULTI_STONE));
+    return ok | (own_near & (suicide == TG_SUICIDE_MULTI_STONE));
 }
 
 tg_status tg_board_check(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
@@ -297,7 +315,7 @@ tg_status tg_board_check(const tg_board *b, tg_point p, tg_color c, tg_suicide_r
         return TG_ERR_OCCUPIED;
     if (p == b->ko_point && c == b->ko_color)
         return TG_ERR_KO;
-    if (tg_nbr_count(b, p, TG_EMPTY) || placement_ok(b, p, c, suicide))
+    if (tg_nbr_count(b, p, TG_EMPTY) || placement_ok(b, p, c, suicide, b->stride))
         return TG_OK;
     return TG_ERR_SUICIDE;
 }
@@ -308,7 +326,7 @@ static uint64_t chain_hash(const tg_board *b, int head, tg_color c)
     uint64_t h = 0;
     int s = head;
     do {
-        h ^= board_zobrist_table[s][c];
+        h ^= board_zobrist_table[c][s];
         s = b->next_stone[s];
     } while (s != head);
     return h;
@@ -483,21 +501,43 @@ int tg_board_stone_count(const tg_board *b, tg_color c)
 /* May c play the empty point p in a playout: legal (simple ko) and not
  * one of c's own eyes?  tg_board_is_eye and tg_board_check together, with
  * the cheapest tests first. */
-static inline __attribute__((always_inline)) bool playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
+static inline __attribute__((always_inline)) bool playout_move_ok(const tg_board *b, tg_point p, tg_color c,
+                                                                   tg_suicide_rule suicide, const int S)
 {
     unsigned n = b->nbr[p];
     if (n & 15)
         return true; /* an empty neighbour: legal, no eye, and not the ko point */
     if (p == b->ko_point && c == b->ko_color)
         return false;
-    if (((n >> (4 * c)) & 15) + ((n >> (4 * TG_OFFBOARD)) & 15) == 4 && tg_board_is_eye(b, p, c))
-        return false;
-    return placement_ok(b, p, c, suicide);
+    unsigned edge = (n >> (4 * TG_OFFBOARD)) & 15;
+    if (((n >> (4 * c)) & 15) + edge == 4) {
+        /* c's stones and the edge all round: an eye unless the diagonals
+         * make it false (tg_board_is_eye, with the counts known) */
+        const unsigned o = (unsigned)tg_opponent(c);
+        unsigned opp = (b->color[p - S - 1] == o) + (b->color[p - S + 1] == o) + (b->color[p + S - 1] == o) +
+                       (b->color[p + S + 1] == o);
+        if (opp + (edge > 0) <= 1)
+            return false;
+    } else if (!(n & (15u << (4 * c)))) {
+        /* no stone of c's around: legal only by capturing a neighbouring
+         * chain whose last liberty is p */
+        const int d[4] = {-1, 1, -S, S};
+        const uint64_t code = board_lib_code[p];
+        unsigned captures = 0;
+        for (int i = 0; i < 4; i++) {
+            int q = p + d[i];
+            uint64_t libs = b->chain[b->chain_of[q]].libs;
+            captures |= (libs == (libs >> TG_LIB_COUNT_SHIFT) * code) & (b->color[q] == (unsigned)tg_opponent(c));
+        }
+        return captures;
+    }
+    return placement_ok(b, p, c, suicide, S);
 }
 
 /* A random point that passes playout_move_ok, scanning from a random start;
  * TG_PASS when there is none. */
-static inline __attribute__((always_inline)) tg_point select_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
+static inline __attribute__((always_inline)) tg_point select_move(const tg_board *b, tg_color c, tg_suicide_rule suicide,
+                                                                   tg_rng *rng, const int S)
 {
     int n = b->empty_count;
     if (n == 0)
@@ -505,7 +545,7 @@ static inline __attribute__((always_inline)) tg_point select_move(const tg_board
     int i = (int)tg_rng_below(rng, (uint32_t)n);
     for (int k = 0; k < n; k++) {
         tg_point p = b->empty[i];
-        if (playout_move_ok(b, p, c, suicide))
+        if (playout_move_ok(b, p, c, suicide, S))
             return p;
         if (++i == n)
             i = 0;
@@ -530,34 +570,59 @@ tg_point tg_board_random_empty(const tg_board *b, tg_rng *rng, tg_point_filter a
 
 bool tg_board_playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
 {
-    return playout_move_ok(b, p, c, suicide);
+    return playout_move_ok(b, p, c, suicide, b->stride);
 }
 
 tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
 {
-    return select_move(b, c, suicide, rng);
+    return select_move(b, c, suicide, rng, b->stride);
+}
+
+/* One playout move of c: false when c passed. */
+static inline __attribute__((always_inline)) bool playout_step(tg_board *b, tg_color c, tg_suicide_rule suicide,
+                                                               tg_rng *rng, const int S)
+{
+    tg_point p = select_move(b, c, suicide, rng, S);
+    if (p == TG_PASS) {
+        tg_board_pass(b);
+        return false;
+    }
+    bool suicided;
+    play_core(b, p, c, NULL, &suicided, S);
+    return true;
+}
+
+/* The playout loop for boards of stride S.  Black's and White's moves
+ * alternate in the loop, each with its colour a constant the compiler can
+ * fold into the move code. */
+static inline __attribute__((always_inline)) int playout_loop(tg_board *b, tg_color to_move, tg_suicide_rule suicide,
+                                                              tg_rng *rng, int max_moves, const int S)
+{
+    int moves = 0, passes = 0;
+    tg_rng local = *rng; /* kept in registers through the loop */
+    if (to_move == TG_WHITE && max_moves > 0) {
+        passes = playout_step(b, TG_WHITE, suicide, &local, S) ? 0 : 1;
+        moves++;
+    }
+    while (moves < max_moves && passes < 2) {
+        passes = playout_step(b, TG_BLACK, suicide, &local, S) ? 0 : passes + 1;
+        if (++moves >= max_moves || passes >= 2)
+            break;
+        passes = playout_step(b, TG_WHITE, suicide, &local, S) ? 0 : passes + 1;
+        moves++;
+    }
+    *rng = local;
+    return moves;
 }
 
 int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng, int max_moves)
 {
-    int moves = 0, passes = 0;
-    tg_color c = to_move;
-    tg_rng local = *rng; /* kept in registers through the loop */
-    while (moves < max_moves && passes < 2) {
-        tg_point p = select_move(b, c, suicide, &local);
-        if (p == TG_PASS) {
-            tg_board_pass(b);
-            passes++;
-        } else {
-            bool suicided;
-            play_core(b, p, c, NULL, &suicided);
-            passes = 0;
-        }
-        moves++;
-        c = tg_opponent(c);
+    /* 9x9 and 19x19 get a copy with the neighbour offsets as constants */
+    switch (b->stride) {
+    case 10: return playout_loop(b, to_move, suicide, rng, max_moves, 10);
+    case 20: return playout_loop(b, to_move, suicide, rng, max_moves, 20);
+    default: return playout_loop(b, to_move, suicide, rng, max_moves, b->stride);
     }
-    *rng = local;
-    return moves;
 }
 
 /* ---- Vertices ------------------------------------------------------- */

@@ -200,7 +200,7 @@ int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10])
             continue;
         /* a chain in atari has one liberty: no walk needed */
         const tg_chain *ch = tg_chain_at(b, q);
-        if (ch->pseudo_libs > 8 || tg_chain_in_atari(ch) || tg_chain_liberties_upto(b, q, libs, 3) != 2)
+        if (tg_chain_pseudo_libs(ch) > 8 || tg_chain_in_atari(ch) || tg_chain_liberties_upto(b, q, libs, 3) != 2)
             continue;
         int need = b->color[q] == c ? 3 : 2;
         for (int k = 0; k < 2 && n < 10; k++)
