@@ -603,6 +603,50 @@ static void test_board_consistent_detects_corruption(void **state)
     assert_false(tg_board_consistent(&bad));
 }
 
+/* tg_board_playout has its own copies of the move loop (for 9x9 and
+ * 19x19, and by colour); they must play exactly the moves of
+ * tg_board_random_move and tg_board_play, the generic path, given the same
+ * random numbers: same positions, same move count, same generator state,
+ * from either colour, under both suicide rules, cut short or played out. */
+static void test_board_playout_matches_generic_moves(void **state)
+{
+    (void)state;
+    const int sizes[] = {2, 5, 9, 13, 19, 25};
+    int round = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        for (int k = 0; k < 12; k++, round++) {
+            int size = sizes[si];
+            tg_suicide_rule suicide = k % 2 ? TG_SUICIDE_MULTI_STONE : TG_SUICIDE_FORBIDDEN;
+            tg_color to_move = k % 4 < 2 ? TG_BLACK : TG_WHITE;
+            int max_moves = k < 4 ? 1 + k * size : 3 * size * size;
+            tg_board a, b;
+            tg_rng start;
+            tg_rng_seed(&start, 1000 + (uint64_t)round);
+            random_position(&a, size, k % 3 == 0 ? 0 : size * size / 3, suicide);
+            tg_board_copy(&b, &a);
+            tg_rng ra = start, rb = start;
+            int moves_a = tg_board_playout(&a, to_move, suicide, &ra, max_moves);
+            int moves_b = 0, passes = 0;
+            for (tg_color c = to_move; moves_b < max_moves && passes < 2; moves_b++, c = tg_opponent(c)) {
+                tg_point p = tg_board_random_move(&b, c, suicide, &rb);
+                if (p == TG_PASS) {
+                    tg_board_pass(&b);
+                    passes++;
+                } else {
+                    assert_int_equal(tg_board_check(&b, p, c, suicide), TG_OK);
+                    tg_board_play(&b, p, c);
+                    passes = 0;
+                }
+            }
+            assert_int_equal(moves_a, moves_b);
+            assert_true(a.hash == b.hash);
+            assert_memory_equal(a.color, b.color, (size_t)a.npoints);
+            assert_true(ra.s[0] == rb.s[0] && ra.s[1] == rb.s[1]);
+            assert_true(tg_board_consistent(&a));
+        }
+    }
+}
+
 /* The packed pseudo-liberty word (count, sum, sum of squares in one
  * uint64_t) must not overflow a field on the largest board: a comb-shaped
  * chain on 25x25, the stones on every other row joined by the first
@@ -672,6 +716,7 @@ int main(void)
         cmocka_unit_test(test_board_random_move_and_playout),
         cmocka_unit_test(test_board_consistent_detects_corruption),
         cmocka_unit_test(test_board_packed_liberties_largest_board),
+        cmocka_unit_test(test_board_playout_matches_generic_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
