@@ -156,25 +156,33 @@ static inline int tg_chain_pseudo_libs(const tg_chain *ch)
 {
     return (int)(ch->libs >> TG_LIB_COUNT_SHIFT);
 }
+/* The sum of the chain's pseudo-liberties. */
+static inline uint64_t tg_chain_lib_sum(const tg_chain *ch)
+{
+    return (ch->libs >> TG_LIB_SUM_SHIFT) & ((1u << (TG_LIB_COUNT_SHIFT - TG_LIB_SUM_SHIFT)) - 1);
+}
 /* True when the chain has exactly one liberty. */
 static inline bool tg_chain_in_atari(const tg_chain *ch)
 {
-    uint64_t n = ch->libs >> TG_LIB_COUNT_SHIFT;
-    uint64_t sum = (ch->libs >> TG_LIB_SUM_SHIFT) & ((1u << (TG_LIB_COUNT_SHIFT - TG_LIB_SUM_SHIFT)) - 1);
-    uint64_t sum_sq = ch->libs & ((1u << TG_LIB_SUM_SHIFT) - 1);
-    return n * sum_sq == sum * sum;
+    uint64_t sum = tg_chain_lib_sum(ch), sum_sq = ch->libs & ((1u << TG_LIB_SUM_SHIFT) - 1);
+    return (ch->libs >> TG_LIB_COUNT_SHIFT) * sum_sq == sum * sum;
+}
+/* True when all the chain's pseudo-liberties are the point whose
+ * tg_lib_code is `code`.  One multiplication. */
+static inline bool tg_chain_libs_all(const tg_chain *ch, uint64_t code)
+{
+    return ch->libs == (ch->libs >> TG_LIB_COUNT_SHIFT) * code;
 }
 /* True when the chain's only liberty is q, a point known to be one of its
- * liberties: all its pseudo-liberties are q.  One multiplication. */
+ * liberties: all its pseudo-liberties are q. */
 static inline bool tg_chain_in_atari_at(const tg_chain *ch, tg_point q)
 {
-    return ch->libs == (ch->libs >> TG_LIB_COUNT_SHIFT) * tg_lib_code(q);
+    return tg_chain_libs_all(ch, tg_lib_code(q));
 }
 /* The single liberty of a chain in atari. */
 static inline tg_point tg_chain_atari_point(const tg_chain *ch)
 {
-    uint64_t sum = (ch->libs >> TG_LIB_SUM_SHIFT) & ((1u << (TG_LIB_COUNT_SHIFT - TG_LIB_SUM_SHIFT)) - 1);
-    return (tg_point)(sum / (ch->libs >> TG_LIB_COUNT_SHIFT));
+    return (tg_point)(tg_chain_lib_sum(ch) / (ch->libs >> TG_LIB_COUNT_SHIFT));
 }
 
 /* Exact liberties of the chain at p, up to max of them written to libs

@@ -298,8 +298,7 @@ static inline __attribute__((always_inline)) bool placement_ok(const tg_board *b
     for (int i = 0; i < 4; i++) {
         int q = p + d[i];
         unsigned qc = b->color[q];
-        uint64_t libs = b->chain[b->chain_of[q]].libs;
-        unsigned atari = libs == (libs >> TG_LIB_COUNT_SHIFT) * code;
+        unsigned atari = tg_chain_libs_all(&b->chain[b->chain_of[q]], code);
         unsigned stone = qc - TG_BLACK < 2u, own = qc == (unsigned)c;
         ok |= (atari ^ own) & stone;
         own_near |= own;
@@ -526,8 +525,8 @@ static inline __attribute__((always_inline)) bool playout_move_ok(const tg_board
         unsigned captures = 0;
         for (int i = 0; i < 4; i++) {
             int q = p + d[i];
-            uint64_t libs = b->chain[b->chain_of[q]].libs;
-            captures |= (libs == (libs >> TG_LIB_COUNT_SHIFT) * code) & (b->color[q] == (unsigned)tg_opponent(c));
+            unsigned atari = tg_chain_libs_all(&b->chain[b->chain_of[q]], code);
+            captures |= atari & (b->color[q] == (unsigned)tg_opponent(c));
         }
         return captures;
     }
