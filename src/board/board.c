@@ -368,22 +368,25 @@ uint64_t tg_board_hash_after(const tg_board *b, tg_point p, tg_color c)
 
 /* ---- Queries -------------------------------------------------------- */
 
+/* p has c's stones or the edge on all four sides, `edge` of them off the
+ * board: is it an eye rather than a false one?  On the edge no enemy
+ * diagonal is allowed, elsewhere one.  (A point has off-board diagonals
+ * exactly when it has off-board neighbours.) */
+static inline __attribute__((always_inline)) bool eye_diagonals_hold(const tg_board *b, tg_point p, tg_color c,
+                                                                     unsigned edge, const int S)
+{
+    const unsigned o = (unsigned)tg_opponent(c);
+    unsigned opp = (b->color[p - S - 1] == o) + (b->color[p - S + 1] == o) + (b->color[p + S - 1] == o) +
+                   (b->color[p + S + 1] == o);
+    return opp + (edge > 0) <= 1;
+}
+
 bool tg_board_is_eye(const tg_board *b, tg_point p, tg_color c)
 {
     if (b->color[p] != TG_EMPTY)
         return false;
-    if (tg_nbr_count(b, p, c) + tg_nbr_count(b, p, TG_OFFBOARD) != 4)
-        return false;
-    const int diag[4] = {-b->stride - 1, -b->stride + 1, b->stride - 1, b->stride + 1};
-    int opp = 0, edge = 0;
-    tg_color o = tg_opponent(c);
-    for (int i = 0; i < 4; i++) {
-        tg_color dc = (tg_color)b->color[p + diag[i]];
-        opp += dc == o;
-        edge += dc == TG_OFFBOARD;
-    }
-    /* on the edge no enemy diagonal is allowed, elsewhere one */
-    return opp + (edge > 0) <= 1;
+    unsigned edge = (unsigned)tg_nbr_count(b, p, TG_OFFBOARD);
+    return tg_nbr_count(b, p, c) + edge == 4 && eye_diagonals_hold(b, p, c, edge, b->stride);
 }
 
 int tg_chain_stones(const tg_board *b, tg_point p, tg_point *out)
@@ -512,10 +515,7 @@ static inline __attribute__((always_inline)) bool playout_move_ok(const tg_board
     if (((n >> (4 * c)) & 15) + edge == 4) {
         /* c's stones and the edge all round: an eye unless the diagonals
          * make it false (tg_board_is_eye, with the counts known) */
-        const unsigned o = (unsigned)tg_opponent(c);
-        unsigned opp = (b->color[p - S - 1] == o) + (b->color[p - S + 1] == o) + (b->color[p + S - 1] == o) +
-                       (b->color[p + S + 1] == o);
-        if (opp + (edge > 0) <= 1)
+        if (eye_diagonals_hold(b, p, c, edge, S))
             return false;
     } else if (!(n & (15u << (4 * c)))) {
         /* no stone of c's around: legal only by capturing a neighbouring
