@@ -6,6 +6,10 @@
  *   policy.c   the playout: tactical answers to the last move, shapes near
  *              it, then a random move that is neither an own eye nor a
  *              self-atari of a chain; the area count at its end
+ *   features.c the features of a candidate move (shape, distances, line,
+ *              tactics) that the learned move model weighs
+ *   model.c    the move model: the learned weights (model_data.c, written
+ *              by tools/train_model) and a move's strength from them
  *   tree.c     the search tree: node pool, expansion with priors, reuse
  *   search.c   UCT with RAVE, threads, time, the answer to genmove
  */
@@ -45,6 +49,46 @@ bool policy_bad_self_atari(const tg_board *b, tg_point p, tg_color c, int min_st
 bool policy_nakade_sacrifice(const tg_board *b, tg_point p, tg_color c);
 /* Liberties (at most max) of the chain c would form at p; 0 if suicide. */
 int policy_liberties_after(const tg_board *b, tg_point p, tg_color c, int max);
+
+/* ---- Move features (features.c) and the learned model (model.c) ------- */
+
+enum {
+    FEATURE_LAST,        /* distance to the last move: 0..15, FEATURE_DIST_NONE */
+    FEATURE_LAST2,       /* to the mover's previous move, the same */
+    FEATURE_LINE,        /* min(line, 4) * 2 + quiet: 0..9 */
+    FEATURE_CAPTURE,     /* 0, one stone, more */
+    FEATURE_ESCAPE,      /* 0, to one liberty, to two in a ladder, to two, to three+ */
+    FEATURE_SELF_ATARI,  /* 0, lone stone, chain, nakade sacrifice */
+    FEATURE_ATARI,       /* 0, in a working ladder, other */
+    FEATURE_FIGHT,       /* 0, a two-liberty move of policy.c */
+    FEATURE_GROUPS
+};
+#define FEATURE_DIST_NONE 16
+/* values of each group (index by FEATURE_*) */
+#define FEATURE_VALUES_INIT {17, 17, 10, 3, 5, 4, 3, 2}
+
+typedef struct move_features {
+    uint32_t shape_key;              /* shape key, as seen (not canonical) */
+    uint8_t value[FEATURE_GROUPS];
+} move_features;
+
+/* The shape key of p for mover c, before symmetry (see features.c). */
+uint32_t features_shape_key(const tg_board *b, tg_point p, tg_color c);
+/* The key under symmetry t (0..7) of the grid. */
+uint32_t features_shape_transform(uint32_t key, int t);
+/* The smallest key of the eight symmetric ones. */
+uint32_t features_shape_canonical(uint32_t key);
+/* Distance bucket from p to q (q a pass or none: FEATURE_DIST_NONE). */
+int features_distance_bucket(const tg_board *b, tg_point p, tg_point q);
+/* All features of c playing the empty point p; last2 is c's previous move
+ * (0 or negative when none), fight the two-liberty moves. */
+void features_compute(const tg_board *b, tg_point p, tg_color c, tg_point last2, const tg_point *fight, int fights,
+                      move_features *f);
+
+/* Build the model's shape index (once, thread-safe); before model_gamma. */
+void model_init(void);
+/* The strength of a move with features f (shape key canonical or not). */
+float model_gamma(const move_features *f);
 
 /* ---- Ladders (ladder.c) ---------------------------------------------- */
 
@@ -147,6 +191,7 @@ typedef struct tree_expand_context {
     /* at the root only: the game decides legality (superko, suicide rule) */
     bool (*root_legal)(void *ctx, tg_point p);
     void *root_ctx;
+    tg_point last2;             /* to_move's previous move (<= 0: none) */
 } tree_expand_context;
 
 /* Give node `n` its children with their priors.  Returns false (and leaves

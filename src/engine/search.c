@@ -57,6 +57,7 @@ struct tg_search {
     tg_color to_move;
     int komi2;                   /* komi plus handicap compensation, half points */
     int base_passes;             /* consecutive passes before the root */
+    tg_point root_last2;         /* the move before the root's last one */
     tg_search_limits limits;
     _Atomic int playouts;
     _Atomic bool stop;
@@ -85,6 +86,7 @@ tg_search *tg_search_new(const tg_search_options *opt)
         return NULL;
     s->opt = *opt;
     pattern_init();
+    model_init();
     if (!tree_pool_init(&s->pools[0], opt->max_memory / 2) ||
         !tree_pool_init(&s->pools[1], opt->max_memory / 2)) {
         tg_search_free(s);
@@ -257,7 +259,10 @@ static int descend(worker *w, int *passes)
         if (!atomic_load_explicit(&n->first_child, memory_order_acquire)) {
             if (depth > 0 && stat_get(&n->visits) < EXPAND_VISITS)
                 break;
-            tree_expand_context ctx = {&w->board, c, depth == 0 ? root_legal : NULL, s};
+            /* the mover's previous move: two plies up the path, or before the root */
+            int k = w->moves.count;
+            tg_point last2 = k >= 2 ? w->moves.point[k - 2] : k == 1 ? s->root_board.last_move : s->root_last2;
+            tree_expand_context ctx = {&w->board, c, depth == 0 ? root_legal : NULL, s, last2};
             if (!tree_expand(pool, node, &ctx))
                 break;
         }
@@ -508,6 +513,8 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     tg_board_copy(&s->root_board, tg_game_board(g));
     s->komi2 = rules->komi2 + 2 * tg_rules_handicap_points(rules, tg_game_handicap(g));
     s->base_passes = tg_game_to_move(g) == color ? tg_game_consecutive_passes(g) : 0;
+    int n = tg_game_move_count(g);
+    s->root_last2 = n >= 2 ? tg_game_move(g, n - 2)->point : TG_NO_POINT;
     s->limits = *limits;
     if (s->limits.max_seconds < s->limits.seconds)
         s->limits.max_seconds = s->limits.seconds;

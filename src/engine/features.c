@@ -1,0 +1,199 @@
+/*
+ * features.c — what the learned move model (model.c) knows of a candidate
+ * move: the features of Coulom's "Computing Elo ratings of move patterns in
+ * the game of Go" (2007), in a smaller set.
+ *
+ *   shape     the 3x3 neighbourhood seen from the mover (own stones, the
+ *             opponent's, empty, off the board), with one bit for each of
+ *             the four adjacent chains that is in atari, up to symmetry
+ *   last      distance to the last move, d = |dx| + |dy| + max(|dx|, |dy|),
+ *             2 to 16, 17 and more, or no last move
+ *   last2     the same to the mover's own previous move
+ *   line      distance to the edge (first to fifth line and beyond), and
+ *             whether no stone stands within two points (Manhattan)
+ *   capture   takes one stone, or more
+ *   escape    extends a chain in atari: to one liberty, to two in a ladder
+ *             that works, to two otherwise, to three or more
+ *   selfatari a lone stone, a chain, or a chain that kills by nakade when
+ *             taken (policy_nakade_sacrifice)
+ *   atari     ataris a chain: in a ladder that works, or not
+ *   fight     one of the playouts' two-liberty moves (policy.c, rule 2b)
+ *
+ * Value 0 of every group but the shape means "not this feature".
+ */
+#include <string.h>
+
+#include "engine/engine_internal.h"
+
+/* The key of the shape around p for mover c: the eight neighbours' colours
+ * (two bits each, pattern_key's order, the mover's stones as TG_BLACK) and
+ * the atari bits of the four adjacent ones (bit 16 + i for up, left,
+ * right, down). */
+uint32_t features_shape_key(const tg_board *b, tg_point p, tg_color c)
+{
+    const int s = b->stride;
+    const int around[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
+    uint32_t key = 0;
+    for (int i = 0; i < 8; i++) {
+        unsigned col = b->color[p + around[i]];
+        if (c == TG_WHITE && (col == TG_BLACK || col == TG_WHITE))
+            col ^= TG_BLACK ^ TG_WHITE;
+        key |= col << (2 * i);
+    }
+    const int adjacent[4] = {1, 3, 4, 6}; /* up, left, right, down */
+    for (int i = 0; i < 4; i++) {
+        tg_point q = p + around[adjacent[i]];
+        if ((b->color[q] == TG_BLACK || b->color[q] == TG_WHITE) && tg_chain_in_atari(tg_chain_at(b, q)))
+            key |= 1u << (16 + i);
+    }
+    return key;
+}
+
+/* Cell (row, col) of the 3x3 grid, centre excluded, to neighbour slot. */
+static const int slot_of[3][3] = {{0, 1, 2}, {3, -1, 4}, {5, 6, 7}};
+static const int slot_row[8] = {0, 0, 0, 1, 1, 2, 2, 2}, slot_col[8] = {0, 1, 2, 0, 2, 0, 1, 2};
+static const int adjacent_slot[4] = {1, 3, 4, 6};
+
+uint32_t features_shape_transform(uint32_t key, int t)
+{
+    uint32_t out = 0;
+    for (int i = 0; i < 8; i++) {
+        int a = slot_row[i] - 1, b = slot_col[i] - 1;
+        if (t & 1)
+            a = -a;
+        if (t & 2)
+            b = -b;
+        if (t & 4) {
+            int tmp = a;
+            a = b;
+            b = tmp;
+        }
+        int to = slot_of[a + 1][b + 1];
+        out |= ((key >> (2 * i)) & 3) << (2 * to);
+        for (int k = 0; k < 4; k++)
+            if (adjacent_slot[k] == i && (key >> (16 + k) & 1))
+                for (int m = 0; m < 4; m++)
+                    if (adjacent_slot[m] == to)
+                        out |= 1u << (16 + m);
+    }
+    return out;
+}
+
+uint32_t features_shape_canonical(uint32_t key)
+{
+    uint32_t best = key;
+    for (int t = 1; t < 8; t++) {
+        uint32_t k = features_shape_transform(key, t);
+        if (k < best)
+            best = k;
+    }
+    return best;
+}
+
+int features_distance_bucket(const tg_board *b, tg_point p, tg_point q)
+{
+    if (q <= 0)
+        return FEATURE_DIST_NONE;
+    int dx = p % b->stride - q % b->stride, dy = p / b->stride - q / b->stride;
+    dx = dx < 0 ? -dx : dx;
+    dy = dy < 0 ? -dy : dy;
+    int d = dx + dy + (dx > dy ? dx : dy);
+    if (d > 17)
+        d = 17;
+    return d - 2; /* 0..15 */
+}
+
+static int line_of(const tg_board *b, tg_point p)
+{
+    int row = p / b->stride, col = p % b->stride;
+    int d = row - 1;
+    if (b->size - row < d)
+        d = b->size - row;
+    if (col - 1 < d)
+        d = col - 1;
+    if (b->size - col < d)
+        d = b->size - col;
+    return d;
+}
+
+/* No stone within Manhattan distance two of p: none among the eight
+ * neighbours of the shape key (a slot holding 1 or 2), none two points
+ * away in a straight line. */
+static bool quiet(const tg_board *b, tg_point p, uint32_t key)
+{
+    if ((key ^ key >> 1) & 0x5555)
+        return false;
+    const int s = b->stride;
+    const int far[4] = {-2, 2, -2 * s, 2 * s};
+    for (int i = 0; i < 4; i++) {
+        int q = p + far[i];
+        if (q >= 0 && q < b->npoints && (unsigned)b->color[q] - TG_BLACK < 2u)
+            return false;
+    }
+    return true;
+}
+
+void features_compute(const tg_board *b, tg_point p, tg_color c, tg_point last2, const tg_point *fight, int fights,
+                      move_features *f)
+{
+    memset(f, 0, sizeof *f);
+    f->shape_key = features_shape_key(b, p, c); /* model.c indexes every symmetric image */
+    f->value[FEATURE_LAST] = (uint8_t)features_distance_bucket(b, p, b->last_move);
+    f->value[FEATURE_LAST2] = (uint8_t)features_distance_bucket(b, p, last2);
+    int line = line_of(b, p);
+    f->value[FEATURE_LINE] = (uint8_t)((line > 4 ? 4 : line) * 2 + quiet(b, p, f->shape_key));
+
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    const tg_color opp = tg_opponent(c);
+    int taken = 0;
+    bool rescues = false, ataris = false;
+    for (int i = 0; i < 4; i++) {
+        tg_point q = p + d[i];
+        if (b->color[q] != TG_BLACK && b->color[q] != TG_WHITE)
+            continue;
+        const tg_chain *ch = tg_chain_at(b, q);
+        if (b->color[q] == opp) {
+            if (tg_chain_in_atari(ch)) {
+                bool seen = false; /* a chain touching p twice counts once */
+                for (int k = 0; k < i; k++)
+                    seen |= b->color[p + d[k]] == opp && b->chain_of[p + d[k]] == b->chain_of[q];
+                if (!seen)
+                    taken += ch->stones;
+            } else if (tg_chain_pseudo_libs(ch) <= 8 && tg_chain_liberties_upto(b, q, NULL, 3) == 2) {
+                /* (two liberties touch at most eight stones) */
+                ataris = true;
+            }
+        } else if (tg_chain_in_atari(ch)) {
+            rescues = true;
+        }
+    }
+    if (taken)
+        f->value[FEATURE_CAPTURE] = taken > 1 ? 2 : 1;
+    for (int i = 0; i < fights; i++)
+        if (fight[i] == p)
+            f->value[FEATURE_FIGHT] = 1;
+
+    int stones;
+    if (!taken && tg_board_is_self_atari(b, p, c, &stones))
+        f->value[FEATURE_SELF_ATARI] = stones == 1 ? 1 : policy_nakade_sacrifice(b, p, c) ? 3 : 2;
+
+    if (!rescues && !ataris)
+        return;
+    tg_board after;
+    tg_board_copy(&after, b);
+    tg_board_play(&after, p, c);
+    if (after.color[p] != c)
+        return;
+    if (rescues) {
+        int libs = tg_chain_liberties_upto(&after, p, NULL, 3);
+        f->value[FEATURE_ESCAPE] = libs >= 3 ? 4 : libs == 2 ? (ladder_attack_works(&after, p) ? 2 : 3) : 1;
+    }
+    for (int i = 0; ataris && i < 4; i++) {
+        tg_point q = p + d[i];
+        if (after.color[q] == opp && tg_chain_in_atari(tg_chain_at(&after, q))) {
+            uint8_t v = ladder_captured(&after, q) ? 1 : 2;
+            if (f->value[FEATURE_ATARI] == 0 || v < f->value[FEATURE_ATARI])
+                f->value[FEATURE_ATARI] = v;
+        }
+    }
+}
