@@ -30,6 +30,10 @@ static inline unsigned pattern_key(const tg_board *b, tg_point p)
            (unsigned)c[p + s] << 12 | (unsigned)c[p + s + 1] << 14;
 }
 
+/* The cell of the 3x3 grid (row, col: 0..2) that (row, col) lands on under
+ * symmetry t (0..7: bit 0 flips the rows, bit 1 the columns, bit 2
+ * transposes). */
+void pattern_transform(int t, int row, int col, int *r, int *c);
 /* Compile the table (once, thread-safe); before any pattern_match. */
 void pattern_init(void);
 /* Whether the shape around the empty point p is one of the good shapes
@@ -78,6 +82,10 @@ uint32_t features_shape_key(const tg_board *b, tg_point p, tg_color c);
 uint32_t features_shape_transform(uint32_t key, int t);
 /* The smallest key of the eight symmetric ones. */
 uint32_t features_shape_canonical(uint32_t key);
+/* Distance from p to the nearest edge: 0 on the first line. */
+int features_line(const tg_board *b, tg_point p);
+/* No stone within Manhattan distance two of p (edges are not stones). */
+bool features_quiet(const tg_board *b, tg_point p);
 /* Distance bucket from p to q (q a pass or none: FEATURE_DIST_NONE). */
 int features_distance_bucket(const tg_board *b, tg_point p, tg_point q);
 /* All features of c playing the empty point p; last2 is c's previous move

@@ -58,17 +58,9 @@ uint32_t features_shape_transform(uint32_t key, int t)
 {
     uint32_t out = 0;
     for (int i = 0; i < 8; i++) {
-        int a = slot_row[i] - 1, b = slot_col[i] - 1;
-        if (t & 1)
-            a = -a;
-        if (t & 2)
-            b = -b;
-        if (t & 4) {
-            int tmp = a;
-            a = b;
-            b = tmp;
-        }
-        int to = slot_of[a + 1][b + 1];
+        int r, col;
+        pattern_transform(t, slot_row[i], slot_col[i], &r, &col);
+        int to = slot_of[r][col];
         out |= ((key >> (2 * i)) & 3) << (2 * to);
         for (int k = 0; k < 4; k++)
             if (adjacent_slot[k] == i && (key >> (16 + k) & 1))
@@ -103,7 +95,7 @@ int features_distance_bucket(const tg_board *b, tg_point p, tg_point q)
     return d - 2; /* 0..15 */
 }
 
-static int line_of(const tg_board *b, tg_point p)
+int features_line(const tg_board *b, tg_point p)
 {
     int row = p / b->stride, col = p % b->stride;
     int d = row - 1;
@@ -133,6 +125,11 @@ static bool quiet(const tg_board *b, tg_point p, uint32_t key)
     return true;
 }
 
+bool features_quiet(const tg_board *b, tg_point p)
+{
+    return quiet(b, p, pattern_key(b, p));
+}
+
 void features_compute(const tg_board *b, tg_point p, tg_color c, tg_point last2, const tg_point *fight, int fights,
                       move_features *f)
 {
@@ -140,7 +137,7 @@ void features_compute(const tg_board *b, tg_point p, tg_color c, tg_point last2,
     f->shape_key = features_shape_key(b, p, c); /* model.c indexes every symmetric image */
     f->value[FEATURE_LAST] = (uint8_t)features_distance_bucket(b, p, b->last_move);
     f->value[FEATURE_LAST2] = (uint8_t)features_distance_bucket(b, p, last2);
-    int line = line_of(b, p);
+    int line = features_line(b, p);
     f->value[FEATURE_LINE] = (uint8_t)((line > 4 ? 4 : line) * 2 + quiet(b, p, f->shape_key));
 
     const int d[4] = {-1, 1, -b->stride, b->stride};

@@ -52,8 +52,7 @@ static unsigned legend(char ch, bool swap)
     }
 }
 
-/* The grid cell (row, col) lands on under symmetry t (0..7). */
-static void transform(int t, int row, int col, int *r, int *c)
+void pattern_transform(int t, int row, int col, int *r, int *c)
 {
     int a = row - 1, b = col - 1;
     if (t & 1)
@@ -94,7 +93,7 @@ static void build_table(void)
                 for (int row = 0; row < 3; row++) {
                     for (int col = 0; col < 3; col++) {
                         int r, c;
-                        transform(t, row, col, &r, &c);
+                        pattern_transform(t, row, col, &r, &c);
                         if (cell_slot[r][c] >= 0)
                             allowed[cell_slot[r][c]] = legend(shapes[i][row * 3 + col], swap);
                     }

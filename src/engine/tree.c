@@ -102,35 +102,6 @@ static void prior_add(tree_node *n, int visits, bool won)
     n->prior_wins2 = (uint16_t)(n->prior_wins2 + (won ? 2 * visits : 0));
 }
 
-/* Distance from p to the nearest edge: 0 on the first line. */
-static int line_of(const tg_board *b, tg_point p)
-{
-    int row = p / b->stride, col = p % b->stride;
-    int d = row - 1;
-    if (b->size - row < d)
-        d = b->size - row;
-    if (col - 1 < d)
-        d = col - 1;
-    if (b->size - col < d)
-        d = b->size - col;
-    return d;
-}
-
-/* No stone within Manhattan distance 2 of p (edges are not stones). */
-static bool quiet_area(const tg_board *b, tg_point p)
-{
-    const int s = b->stride;
-    const int around[12] = {-1, 1, -s, s, -s - 1, -s + 1, s - 1, s + 1, -2, 2, -2 * s, 2 * s};
-    for (int i = 0; i < 12; i++) {
-        int q = p + around[i];
-        if (q < 0 || q >= b->npoints)
-            continue;
-        if (b->color[q] == TG_BLACK || b->color[q] == TG_WHITE)
-            return false;
-    }
-    return true;
-}
-
 bool tree_empty_corner_point(const tg_board *b, tg_point p)
 {
     if (b->size < 13)
@@ -246,11 +217,11 @@ static void set_priors(tree_node *n, const tg_board *b, tg_point p, tg_color c, 
         if (dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1)
             prior_add(n, 6, true);
     }
-    if (b->size >= 9 && quiet_area(b, p)) {
+    if (b->size >= 9 && features_quiet(b, p)) {
         /* the first line is low and the third a base; on the large
          * boards also the second low and the fourth a base (Pachi's 19x19
          * priors), and the opening takes the empty corners first */
-        int line = line_of(b, p);
+        int line = features_line(b, p);
         bool large = b->size >= 13;
         if (line == 0 || (line == 1 && large))
             prior_add(n, 10, false);
