@@ -116,6 +116,7 @@ static void test_distance_buckets(void **state)
     assert_int_equal(features_distance_bucket(&b, p, at(&b, "L11")), 1);  /* d = 3 */
     assert_int_equal(features_distance_bucket(&b, p, at(&b, "L12")), 3);  /* knight's move: 1 + 2 + 2 = 5 */
     assert_int_equal(features_distance_bucket(&b, p, at(&b, "A1")), 15);  /* far */
+    assert_int_equal(features_distance_bucket(&b, p, p), 0); /* a stone captured and the point played again */
     assert_int_equal(features_distance_bucket(&b, p, TG_PASS), FEATURE_DIST_NONE);
     assert_int_equal(features_distance_bucket(&b, p, TG_NO_POINT), FEATURE_DIST_NONE);
 }

@@ -90,6 +90,8 @@ int features_distance_bucket(const tg_board *b, tg_point p, tg_point q)
     dx = dx < 0 ? -dx : dx;
     dy = dy < 0 ? -dy : dy;
     int d = dx + dy + (dx > dy ? dx : dy);
+    if (d < 2)
+        d = 2; /* p itself: the mover's previous stone was captured there */
     if (d > 17)
         d = 17;
     return d - 2; /* 0..15 */
