@@ -11,13 +11,9 @@
 #include <cmocka.h>
 
 #include "engine/engine_internal.h"
+#include "test_support.h"
 
-static tg_point at(const tg_board *b, const char *vertex)
-{
-    tg_point p;
-    assert_int_equal(tg_vertex_parse(b, vertex, &p), TG_OK);
-    return p;
-}
+#define at ts_at
 
 /* White K10 with two liberties (K9, L10) against Black J10, K11, L9 on an
  * otherwise empty 19x19 board, plus White ladder breakers. */

@@ -14,30 +14,14 @@
 #include <cmocka.h>
 
 #include "engine/model_data.h"
+#include "test_support.h"
 
-static tg_point at(const tg_board *b, const char *vertex)
-{
-    tg_point p;
-    assert_int_equal(tg_vertex_parse(b, vertex, &p), TG_OK);
-    return p;
-}
+#define at ts_at
 
-/* A 9x9 board from nine rows, top (row 9) first: 'X' black, 'O' white. */
+/* A 9x9 board from nine rows, top (row 9) first (ts_board_play_rows). */
 static void setup(tg_board *b, const char *rows[9])
 {
-    tg_board_init(b, 9);
-    for (int r = 0; r < 9; r++) {
-        assert_int_equal(strlen(rows[r]), 9);
-        for (int x = 0; x < 9; x++) {
-            char ch = rows[r][x];
-            if (ch == '.')
-                continue;
-            tg_point p = tg_point_at(b, x, 8 - r);
-            tg_color c = ch == 'X' ? TG_BLACK : TG_WHITE;
-            assert_int_equal(tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN), TG_OK);
-            tg_board_play(b, p, c);
-        }
-    }
+    ts_board_play_rows(b, 9, rows, NULL);
 }
 
 static void features_at(const tg_board *b, const char *vertex, tg_color c, move_features *f)

@@ -13,43 +13,14 @@
 #include <cmocka.h>
 
 #include "engine/engine_internal.h"
+#include "test_support.h"
 
-static tg_point at(const tg_board *b, const char *vertex)
-{
-    tg_point p;
-    assert_int_equal(tg_vertex_parse(b, vertex, &p), TG_OK);
-    return p;
-}
+#define at ts_at
 
-/* A 9x9 board from nine rows, top (row 9) first: 'X' black, 'O' white,
- * '.' empty.  Stones are played in reading order, so nothing is captured
- * in these shapes; `last`, when given, is played last (its colour from
- * the diagram). */
+/* A 9x9 board from nine rows, top (row 9) first (ts_board_play_rows). */
 static void setup(tg_board *b, const char *rows[9], const char *last)
 {
-    tg_board_init(b, 9);
-    tg_point last_point = last ? at(b, last) : TG_NO_POINT;
-    tg_color last_color = TG_EMPTY;
-    for (int r = 0; r < 9; r++) {
-        assert_int_equal(strlen(rows[r]), 9);
-        for (int x = 0; x < 9; x++) {
-            char ch = rows[r][x];
-            if (ch == '.')
-                continue;
-            tg_color c = ch == 'X' ? TG_BLACK : TG_WHITE;
-            tg_point p = tg_point_at(b, x, 8 - r);
-            if (p == last_point) {
-                last_color = c;
-                continue;
-            }
-            assert_int_equal(tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN), TG_OK);
-            tg_board_play(b, p, c);
-        }
-    }
-    if (last) {
-        assert_int_not_equal(last_color, TG_EMPTY);
-        tg_board_play(b, last_point, last_color);
-    }
+    ts_board_play_rows(b, 9, rows, last);
 }
 
 /* The vital point found from every point of the space, and its owner. */

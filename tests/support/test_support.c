@@ -7,9 +7,13 @@
 #include "test_support.h"
 
 #include <ctype.h>
+#include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 static const char COLUMN_LETTERS[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
@@ -272,4 +276,41 @@ FILE *ts_open_data(const char *path)
     char full[4096];
     snprintf(full, sizeof full, "%s/tests/%s", root, path);
     return fopen(full, "rb");
+}
+
+tg_point ts_at(const tg_board *b, const char *vertex)
+{
+    tg_point p = ts_vertex(b->size, vertex);
+    if (p < 0)
+        fail_msg("bad vertex %s", vertex);
+    return p;
+}
+
+void ts_board_play_rows(tg_board *b, int size, const char *const *rows, const char *last)
+{
+    assert_int_equal(tg_board_init(b, size), TG_OK);
+    tg_point last_point = last ? ts_at(b, last) : TG_NO_POINT;
+    tg_color last_color = TG_EMPTY;
+    for (int r = 0; r < size; r++) {
+        assert_int_equal((int)strlen(rows[r]), size);
+        for (int x = 0; x < size; x++) {
+            char ch = rows[r][x];
+            if (ch == '.')
+                continue;
+            assert_true(ch == 'X' || ch == 'O');
+            tg_color c = ch == 'X' ? TG_BLACK : TG_WHITE;
+            tg_point p = tg_point_at(b, x, size - 1 - r);
+            if (p == last_point) {
+                last_color = c;
+                continue;
+            }
+            assert_int_equal(tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN), TG_OK);
+            tg_board_play(b, p, c);
+        }
+    }
+    if (last) {
+        assert_int_not_equal(last_color, TG_EMPTY);
+        assert_int_equal(tg_board_check(b, last_point, last_color, TG_SUICIDE_FORBIDDEN), TG_OK);
+        tg_board_play(b, last_point, last_color);
+    }
 }

@@ -49,6 +49,15 @@ bool ts_board_new_from_diagram(tg_board *b, const char *diagram);
  * diagram's stones (tg_game_setup) with `to_move` to play.  NULL on error. */
 tg_game *ts_game_from_diagram(const char *rules_text, const char *diagram, tg_color to_move);
 
+/* The point of `vertex` on b; fails the running cmocka test when it is
+ * not one. */
+tg_point ts_at(const tg_board *b, const char *vertex);
+/* b from `size` rows, top row first ('X' Black, 'O' White, '.' empty),
+ * the stones played in reading order (so the shape must capture nothing)
+ * and the one at `last`, when given, played last; fails the running cmocka
+ * test on a malformed row or an illegal stone. */
+void ts_board_play_rows(tg_board *b, int size, const char *const *rows, const char *last);
+
 /* Render the board alone (no marks) as a diagram. */
 void ts_render_board(const tg_board *b, char *buf, size_t len);
 /* Render a game: the board with the illegal empty points of the side to move
