@@ -2,7 +2,8 @@
  * test_model.c — the learned move model: the features of a move
  * (src/engine/features.c), the symmetry of its shapes, and the learned
  * table (src/engine/model_data.c, written by tools/train_model) read back
- * as a Go player would expect it to rank moves.
+ * as a Go player would expect it to rank moves; the tree's priors built on
+ * it (src/engine/tree.c).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -218,6 +219,54 @@ static void test_model_ranks_moves_like_a_player(void **state)
     assert_true(model_gamma(&capture) > 10 * model_gamma(&edge));
 }
 
+/* The prior the tree gives the child of `vertex` when the root (Black to
+ * move on b) is expanded: its won prior visits less its lost ones. */
+static double child_prior(const tree_pool *pool, uint32_t root, const tg_board *b, const char *vertex)
+{
+    const tree_node *r = tree_at(pool, root);
+    uint32_t first = atomic_load(&((tree_node *)r)->first_child);
+    assert_true(first != 0);
+    tg_point p = at(b, vertex);
+    for (uint32_t i = 0; i < r->child_count; i++) {
+        const tree_node *c = tree_at(pool, first + i);
+        if (c->move == p) {
+            assert_true(c->prior_visits > 0);
+            return c->prior_wins2 - (double)c->prior_visits;
+        }
+    }
+    fail_msg("no child at %s", vertex);
+    return 0;
+}
+
+/* The tree's priors (tree.c), model and hand-set together, read from the
+ * features: a capture is favoured, of two stones more than of one; a
+ * self-atari that leaves the opponent two eyes is discouraged. */
+static void test_tree_priors(void **state)
+{
+    (void)state;
+    model_init();
+    /* White B8 (one stone, liberty B7) and G8 H8 (two stones, liberty H7)
+     * in atari; Black E5 makes B5 C5 D5 E5 a straight four with the one
+     * liberty E4, whose capture gives White two eyes */
+    const char *rows[9] = {".X....XX.", "XOX..XOOX", "......X..", ".OOOO....", "OXXX.O...",
+                           ".OOO.....", ".........", ".........", "........."};
+    tg_board b;
+    setup(&b, rows);
+    tree_pool pool;
+    assert_true(tree_pool_init(&pool, 1 << 20));
+    uint32_t root = tree_new_root(&pool);
+    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, TG_NO_POINT};
+    assert_true(tree_expand(&pool, root, &ctx));
+    double one = child_prior(&pool, root, &b, "B7");
+    double two = child_prior(&pool, root, &b, "H7");
+    double self = child_prior(&pool, root, &b, "E5");
+    print_message("priors (won less lost): capture one %.0f, capture two %.0f, self-atari %.0f\n", one, two, self);
+    assert_true(one >= 20);
+    assert_true(two > one); /* the hand-set +30 against +20 */
+    assert_true(self <= -20);
+    tree_pool_free(&pool);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_self_atari_feature),
         cmocka_unit_test(test_model_table_is_well_formed),
         cmocka_unit_test(test_model_ranks_moves_like_a_player),
+        cmocka_unit_test(test_tree_priors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
