@@ -30,13 +30,7 @@ static uint32_t next_random(uint32_t below)
     return (uint32_t)((rng_state >> 11) % below);
 }
 
-static tg_point at(const tg_board *b, const char *vertex)
-{
-    tg_point p = ts_vertex(b->size, vertex);
-    if (p < 0)
-        fail_msg("bad vertex %s", vertex);
-    return p;
-}
+#define at ts_at
 
 static void board_of(tg_board *b, const char *diagram)
 {
