@@ -82,10 +82,6 @@ uint32_t features_shape_key(const tg_board *b, tg_point p, tg_color c);
 uint32_t features_shape_transform(uint32_t key, int t);
 /* The smallest key of the eight symmetric ones. */
 uint32_t features_shape_canonical(uint32_t key);
-/* Distance from p to the nearest edge: 0 on the first line. */
-int features_line(const tg_board *b, tg_point p);
-/* No stone within Manhattan distance two of p (edges are not stones). */
-bool features_quiet(const tg_board *b, tg_point p);
 /* Distance bucket from p to q (q a pass or none: FEATURE_DIST_NONE). */
 int features_distance_bucket(const tg_board *b, tg_point p, tg_point q);
 /* All features of c playing the empty point p; last2 is c's previous move

@@ -97,7 +97,8 @@ int features_distance_bucket(const tg_board *b, tg_point p, tg_point q)
     return d - 2; /* 0..15 */
 }
 
-int features_line(const tg_board *b, tg_point p)
+/* Distance from p to the nearest edge: 0 on the first line. */
+static int line_of(const tg_board *b, tg_point p)
 {
     int row = p / b->stride, col = p % b->stride;
     int d = row - 1;
@@ -127,11 +128,6 @@ static bool quiet(const tg_board *b, tg_point p, uint32_t key)
     return true;
 }
 
-bool features_quiet(const tg_board *b, tg_point p)
-{
-    return quiet(b, p, pattern_key(b, p));
-}
-
 void features_compute(const tg_board *b, tg_point p, tg_color c, tg_point last2, const tg_point *fight, int fights,
                       move_features *f)
 {
@@ -139,7 +135,7 @@ void features_compute(const tg_board *b, tg_point p, tg_color c, tg_point last2,
     f->shape_key = features_shape_key(b, p, c); /* model.c indexes every symmetric image */
     f->value[FEATURE_LAST] = (uint8_t)features_distance_bucket(b, p, b->last_move);
     f->value[FEATURE_LAST2] = (uint8_t)features_distance_bucket(b, p, last2);
-    int line = features_line(b, p);
+    int line = line_of(b, p);
     f->value[FEATURE_LINE] = (uint8_t)((line > 4 ? 4 : line) * 2 + quiet(b, p, f->shape_key));
 
     const int d[4] = {-1, 1, -b->stride, b->stride};
