@@ -183,6 +183,19 @@ static inline __attribute__((always_inline)) int play_core(tg_board *b, tg_point
     b->ko_point = TG_NO_POINT;
     b->ko_color = TG_EMPTY;
     b->last_move = p;
+    if ((b->nbr[p] & 15) == 4) {
+        /* four empty neighbours: a new chain of one stone, whose four
+         * pseudo-liberties p - 1, p + 1, p - S, p + S sum to 4p and their
+         * squares to 4p^2 + 2 + 2S^2; no neighbouring chain to update */
+        board_put_stone_at(b, p, c, S);
+        b->chain_of[p] = (uint16_t)p;
+        b->next_stone[p] = (uint16_t)p;
+        b->chain[p].stones = 1;
+        b->chain[p].libs = ((uint64_t)4 << TG_LIB_COUNT_SHIFT) | ((uint64_t)(4 * p) << TG_LIB_SUM_SHIFT) |
+                           (uint64_t)(4 * p * p + 2 + 2 * S * S);
+        *suicide = false;
+        return 0;
+    }
     board_put_stone_at(b, p, c, S);
 
     /* Pseudo-liberties without branching on the neighbours' colours: empty
