@@ -27,7 +27,7 @@ static void setup(tg_board *b, const char *rows[9])
 
 static void features_at(const tg_board *b, const char *vertex, tg_color c, move_features *f)
 {
-    features_compute(b, at(b, vertex), c, TG_NO_POINT, NULL, 0, f);
+    features_compute(b, NULL, at(b, vertex), c, TG_NO_POINT, NULL, 0, f);
 }
 
 /* The eight symmetries of a key are a group: each has an inverse among
@@ -89,6 +89,151 @@ static void test_shape_key_ignores_symmetry_and_colour(void **state)
             compared++;
         }
     assert_true(compared > 60);
+}
+
+/* The wide shapes: the eight symmetries are a group on the 24 points, and a
+ * point's wide key seen by White equals the mirrored point's seen by Black
+ * with the colours swapped, on 9x9 (where most points see the edge) and on
+ * 19x19. */
+static void test_wide_transforms_form_a_group(void **state)
+{
+    (void)state;
+    /* own stone three up, opponent's one up-left, off-board points right:
+     * no symmetry maps it to itself */
+    uint64_t key = (uint64_t)1 << 0 | (uint64_t)2 << (2 * 5) | (uint64_t)3 << (2 * 13) | (uint64_t)3 << (2 * 14);
+    uint64_t images[8];
+    for (int t = 0; t < 8; t++) {
+        images[t] = features_wide_transform(key, t);
+        bool inverse = false;
+        for (int u = 0; u < 8; u++)
+            inverse |= features_wide_transform(images[t], u) == key;
+        assert_true(inverse);
+        for (int u = 0; u < t; u++)
+            assert_true(images[t] != images[u]);
+        assert_true(features_wide_canonical(images[t]) == features_wide_canonical(key));
+        /* the same stones, moved: as many of each colour */
+        for (unsigned col = 1; col <= 3; col++) {
+            int before = 0, after = 0;
+            for (int i = 0; i < FEATURE_WIDE_POINTS; i++) {
+                before += (key >> (2 * i) & 3) == col;
+                after += (images[t] >> (2 * i) & 3) == col;
+            }
+            assert_int_equal(before, after);
+        }
+    }
+}
+
+static void check_wide_mirror(int size, tg_rng *rng)
+{
+    tg_board a, m;
+    tg_board_init(&a, size);
+    tg_board_playout(&a, TG_BLACK, TG_SUICIDE_FORBIDDEN, rng, size * size / 3); /* a scattered position */
+    tg_board_init(&m, size);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            tg_color c = (tg_color)a.color[tg_point_at(&a, x, y)];
+            if (c == TG_BLACK || c == TG_WHITE)
+                tg_board_play(&m, tg_point_at(&m, size - 1 - y, x), tg_opponent(c)); /* transpose + mirror */
+        }
+    int compared = 0, distinct_raw = 0;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            tg_point p = tg_point_at(&a, x, y), q = tg_point_at(&m, size - 1 - y, x);
+            if (a.color[p] != TG_EMPTY || m.color[q] != TG_EMPTY)
+                continue;
+            uint64_t wa = features_wide_key(&a, p, TG_WHITE), wm = features_wide_key(&m, q, TG_BLACK);
+            assert_true(features_wide_canonical(wa) == features_wide_canonical(wm));
+            /* and the table gives both images the same weight */
+            assert_true(model_wide_gamma(wa) == model_wide_gamma(wm));
+            distinct_raw += wa != wm;
+            compared++;
+        }
+    assert_true(compared > size * size / 2);
+    assert_true(distinct_raw > 0); /* the mirror changed the keys as seen */
+}
+
+/* The wide key, point by point from the coordinates: the reference for the
+ * run-at-a-time reading of features_wide_key. */
+static uint64_t wide_key_reference(const tg_board *b, tg_point p, tg_color c)
+{
+    int x = p % b->stride, y = p / b->stride;
+    uint64_t key = 0;
+    for (int i = 0; i < FEATURE_WIDE_POINTS; i++) {
+        int qx = x + features_wide_offsets[i][0], qy = y + features_wide_offsets[i][1];
+        unsigned col = TG_OFFBOARD;
+        if (qx >= 1 && qx <= b->size && qy >= 1 && qy <= b->size) {
+            col = b->color[qy * b->stride + qx];
+            if (c == TG_WHITE && col != TG_EMPTY)
+                col = col == TG_BLACK ? TG_WHITE : TG_BLACK;
+        }
+        key |= (uint64_t)col << (2 * i);
+    }
+    return key;
+}
+
+static void test_wide_key_matches_reference(void **state)
+{
+    (void)state;
+    tg_rng rng;
+    tg_rng_seed(&rng, 5);
+    const int sizes[7] = {2, 3, 5, 7, 9, 13, 19};
+    long compared = 0;
+    for (int k = 0; k < 7; k++)
+        for (int round = 0; round < 6; round++) {
+            tg_board b;
+            tg_board_init(&b, sizes[k]);
+            tg_board_playout(&b, TG_BLACK, TG_SUICIDE_FORBIDDEN, &rng, round * sizes[k] * sizes[k] / 5);
+            for (int p = 0; p < b.npoints; p++) {
+                if (b.color[p] != TG_EMPTY)
+                    continue;
+                for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+                    assert_true(features_wide_key(&b, p, c) == wide_key_reference(&b, p, c));
+                    compared++;
+                }
+            }
+        }
+    assert_true(compared > 1000);
+}
+
+static void test_wide_key_ignores_symmetry_and_colour(void **state)
+{
+    (void)state;
+    tg_rng rng;
+    tg_rng_seed(&rng, 11);
+    for (int i = 0; i < 4; i++) {
+        check_wide_mirror(9, &rng);
+        check_wide_mirror(19, &rng);
+    }
+    /* the corner point of an empty 9x9 board sees the edge beyond it */
+    tg_board b;
+    tg_board_init(&b, 9);
+    uint64_t corner = features_wide_key(&b, at(&b, "A1"), TG_BLACK);
+    int off = 0;
+    for (int i = 0; i < FEATURE_WIDE_POINTS; i++)
+        off += (corner >> (2 * i) & 3) == TG_OFFBOARD;
+    assert_int_equal(off, 24 - 9); /* 9 of the 24 points are on the board */
+}
+
+/* Every image of every wide shape of the table is found with its weight;
+ * a shape not in the table gets the rare weight. */
+static void test_wide_table_lookup(void **state)
+{
+    (void)state;
+    model_init();
+    assert_true(model_wide_count > 1000);
+    for (int i = 0; i < model_wide_count; i++) {
+        assert_true(model_wides[i].key == features_wide_canonical(model_wides[i].key));
+        if (i > 0)
+            assert_true(model_wides[i].key > model_wides[i - 1].key);
+        assert_true(model_wides[i].gamma > 0 && isfinite(model_wides[i].gamma));
+        for (int t = 0; t < 8; t++)
+            assert_true(model_wide_gamma(features_wide_transform(model_wides[i].key, t)) == model_wides[i].gamma);
+    }
+    /* 24 opponent stones round an empty point: never chosen by a player */
+    uint64_t crowded = 0;
+    for (int i = 0; i < FEATURE_WIDE_POINTS; i++)
+        crowded |= (uint64_t)2 << (2 * i);
+    assert_true(model_wide_gamma(crowded) == model_rare_wide_gamma);
 }
 
 static void test_distance_buckets(void **state)
@@ -272,6 +417,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_transforms_form_a_group),
         cmocka_unit_test(test_shape_key_ignores_symmetry_and_colour),
+        cmocka_unit_test(test_wide_transforms_form_a_group),
+        cmocka_unit_test(test_wide_key_matches_reference),
+        cmocka_unit_test(test_wide_key_ignores_symmetry_and_colour),
+        cmocka_unit_test(test_wide_table_lookup),
         cmocka_unit_test(test_distance_buckets),
         cmocka_unit_test(test_tactical_features),
         cmocka_unit_test(test_self_atari_feature),

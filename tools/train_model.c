@@ -9,7 +9,9 @@
  * wins.  A move's strength is the product of the weights (gammas) of its
  * features (features.c).  Every weight gets one virtual win and one
  * virtual loss against a weight of 1, Coulom's prior, so rare features stay
- * near 1.  Shapes chosen fewer than --min-wins times share one weight.
+ * near 1.  Shapes chosen fewer than --min-wins times share one weight, and
+ * so do the wide shapes chosen fewer than --wide-min-wins times (0: no wide
+ * shapes at all, the model of the 3x3 shapes alone).
  *
  * Input: one game a line, as in the TYGEM files of the public
  * computer-go-dataset collection: anything, a tab, then the moves as
@@ -17,7 +19,7 @@
  * stop being legal is used up to there.
  *
  * usage: train_model [--games N] [--test N] [--iterations N] [--min-wins N]
- *                    [--out FILE] RECORDS...
+ *                    [--wide-min-wins N] [--out FILE] RECORDS...
  * Prints the log-likelihood and how often the model's first choice is the
  * move played, on the training positions and on --test held-out games; writes
  * the C table to --out (default: standard output).
@@ -31,6 +33,7 @@
 
 typedef struct candidate {
     uint32_t shape; /* compact shape id, 0 for a rare shape */
+    uint32_t wide;  /* compact wide shape id, 0 for a rare one */
     uint8_t value[FEATURE_GROUPS];
 } candidate;
 
@@ -40,6 +43,7 @@ typedef struct dataset {
     size_t *start; /* position j: candidates start[j] .. start[j + 1] - 1 */
     uint32_t *chosen;
     uint32_t *raw_shape; /* canonical key of each candidate, before compact ids */
+    uint64_t *raw_wide;  /* canonical wide key of each candidate */
     size_t positions, pos_cap;
 } dataset;
 
@@ -62,6 +66,7 @@ static void reserve(dataset *d, size_t need, size_t positions)
         d->cap = d->cap ? 2 * d->cap : 1 << 20;
         d->cand = resize(d->cand, d->cap, sizeof *d->cand);
         d->raw_shape = resize(d->raw_shape, d->cap, sizeof *d->raw_shape);
+        d->raw_wide = resize(d->raw_wide, d->cap, sizeof *d->raw_wide);
     }
     if (positions + 2 > d->pos_cap) {
         d->pos_cap = d->pos_cap ? 2 * d->pos_cap : 1 << 16;
@@ -75,18 +80,22 @@ static void add_position(dataset *d, const tg_board *b, tg_color c, tg_point pla
     tg_point fight[10];
     int fights = policy_two_liberty_moves(b, c, fight);
     size_t first = d->count;
+    features_board fb;
+    features_board_init(&fb, b);
     long chosen = -1;
     for (int i = 0; i < b->empty_count; i++) {
         tg_point p = b->empty[i];
         if (!policy_move_ok(b, p, c))
             continue;
         move_features f;
-        features_compute(b, p, c, last2, fight, fights, &f);
+        features_compute(b, &fb, p, c, last2, fight, fights, &f);
         reserve(d, d->count + 1, d->positions);
         candidate *k = &d->cand[d->count];
         memcpy(k->value, f.value, sizeof k->value);
         k->shape = 0;
+        k->wide = 0;
         d->raw_shape[d->count] = features_shape_canonical(f.shape_key);
+        d->raw_wide[d->count] = features_wide_canonical(f.wide_key);
         if (p == played)
             chosen = (long)(d->count - first);
         d->count++;
@@ -143,14 +152,17 @@ static int read_game(dataset *d, const char *line)
 typedef struct model {
     int shapes;            /* compact ids 1..shapes, 0 rare */
     uint32_t *shape_key;   /* by compact id */
-    double *gamma;         /* shapes + 1, then the groups' values */
+    int wides;             /* compact wide ids 1..wides, 0 rare */
+    uint64_t *wide_key;    /* by compact id - 1 */
+    int wide_offset;       /* where the wide shapes' weights start */
+    double *gamma;         /* shapes + 1, wides + 1, then the groups' values */
     int offset[FEATURE_GROUPS];
     int total;
 } model;
 
 static double strength(const model *m, const candidate *k)
 {
-    double g = m->gamma[k->shape];
+    double g = m->gamma[k->shape] * m->gamma[m->wide_offset + k->wide];
     for (int i = 0; i < FEATURE_GROUPS; i++)
         g *= m->gamma[m->offset[i] + k->value[i]];
     return g;
@@ -158,10 +170,11 @@ static double strength(const model *m, const candidate *k)
 
 static int feature_of(const model *m, const candidate *k, int group)
 {
-    return group < 0 ? (int)k->shape : m->offset[group] + k->value[group];
+    return group == -1 ? (int)k->shape : group == -2 ? m->wide_offset + (int)k->wide : m->offset[group] + k->value[group];
 }
 
-/* One MM update of the weights of one group (-1: the shapes). */
+/* One MM update of the weights of one group (-1: the shapes, -2: the wide
+ * shapes). */
 static void mm_update(model *m, const dataset *d, int group, const double *wins)
 {
     double *denom = calloc((size_t)m->total, sizeof *denom);
@@ -174,8 +187,8 @@ static void mm_update(model *m, const dataset *d, int group, const double *wins)
             denom[f] += strength(m, &d->cand[k]) / m->gamma[f] / e;
         }
     }
-    int lo = group < 0 ? 0 : m->offset[group];
-    int hi = group < 0 ? m->shapes + 1 : lo + group_values[group];
+    int lo = group == -1 ? 0 : group == -2 ? m->wide_offset : m->offset[group];
+    int hi = group == -1 ? m->shapes + 1 : group == -2 ? lo + m->wides + 1 : lo + group_values[group];
     for (int f = lo; f < hi; f++) {
         if (group >= 0 && group != FEATURE_LAST && group != FEATURE_LAST2 && group != FEATURE_LINE && f == lo)
             continue; /* "not this feature" stays 1: the anchor */
@@ -214,6 +227,23 @@ static void assign_shapes(dataset *d, const uint32_t *ids)
         d->cand[k].shape = ids[d->raw_shape[k]];
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Compact wide ids: the position of the key in m->wide_key (sorted), plus one. */
+static void assign_wides(dataset *d, const model *m)
+{
+    for (size_t k = 0; k < d->count; k++) {
+        const uint64_t *hit = m->wides ? bsearch(&d->raw_wide[k], m->wide_key, (size_t)m->wides, sizeof *m->wide_key,
+                                                 cmp_u64)
+                                       : NULL;
+        d->cand[k].wide = hit ? (uint32_t)(hit - m->wide_key) + 1 : 0;
+    }
+}
+
 static void write_table(FILE *out, const model *m, size_t positions, int games, const char *source)
 {
     const char *base = strrchr(source, '/');
@@ -225,6 +255,14 @@ static void write_table(FILE *out, const model *m, size_t positions, int games, 
     fprintf(out, "const model_shape model_shapes[%d] = {\n", m->shapes);
     for (int i = 1; i <= m->shapes; i++)
         fprintf(out, "    {0x%05x, %#.6gf},\n", m->shape_key[i], m->gamma[i]);
+    fprintf(out, "};\n");
+    fprintf(out, "const int model_wide_count = %d;\n", m->wides);
+    fprintf(out, "const float model_rare_wide_gamma = %#.6gf;\n", m->gamma[m->wide_offset]);
+    fprintf(out, "const model_wide model_wides[%d] = {\n", m->wides ? m->wides : 1);
+    for (int i = 0; i < m->wides; i++)
+        fprintf(out, "    {0x%012llxull, %#.6gf},\n", (unsigned long long)m->wide_key[i], m->gamma[m->wide_offset + 1 + i]);
+    if (!m->wides)
+        fprintf(out, "    {0, 1.0f}, /* unused */\n");
     fprintf(out, "};\n");
     fprintf(out, "const float model_group_gammas[FEATURE_GROUPS][MODEL_MAX_VALUES] = {\n");
     for (int g = 0; g < FEATURE_GROUPS; g++) {
@@ -259,7 +297,7 @@ static int read_file(const char *path, dataset *d, int skip, int games)
 
 int main(int argc, char **argv)
 {
-    int games = 600, test_games = 100, iterations = 8, min_wins = 3;
+    int games = 600, test_games = 100, iterations = 8, min_wins = 3, wide_min_wins = 5;
     const char *out_path = NULL, *input = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--games") && i + 1 < argc)
@@ -270,13 +308,15 @@ int main(int argc, char **argv)
             iterations = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--min-wins") && i + 1 < argc)
             min_wins = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--wide-min-wins") && i + 1 < argc)
+            wide_min_wins = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out_path = argv[++i];
         else if (argv[i][0] != '-' && !input)
             input = argv[i];
         else {
             fprintf(stderr, "usage: train_model [--games N] [--test N] [--iterations N] [--min-wins N] "
-                            "[--out FILE] RECORDS\n");
+                            "[--wide-min-wins N (0: none)] [--out FILE] RECORDS\n");
             return 2;
         }
     }
@@ -305,7 +345,23 @@ int main(int argc, char **argv)
         }
     assign_shapes(&train, ids);
     assign_shapes(&test, ids);
-    m.total = m.shapes + 1;
+    /* wide shapes: those chosen wide_min_wins times or more, sorted */
+    uint64_t *chosen_wide = malloc((train.positions + 1) * sizeof *chosen_wide);
+    for (size_t j = 0; j < train.positions; j++)
+        chosen_wide[j] = train.raw_wide[train.chosen[j]];
+    qsort(chosen_wide, train.positions, sizeof *chosen_wide, cmp_u64);
+    m.wide_key = malloc((train.positions + 1) * sizeof *m.wide_key);
+    for (size_t j = 0, run; wide_min_wins > 0 && j < train.positions; j += run) {
+        for (run = 1; j + run < train.positions && chosen_wide[j + run] == chosen_wide[j]; run++)
+            ;
+        if (run >= (size_t)wide_min_wins)
+            m.wide_key[m.wides++] = chosen_wide[j];
+    }
+    free(chosen_wide);
+    assign_wides(&train, &m);
+    assign_wides(&test, &m);
+    m.wide_offset = m.shapes + 1;
+    m.total = m.wide_offset + m.wides + 1;
     for (int g = 0; g < FEATURE_GROUPS; g++) {
         m.offset[g] = m.total;
         m.total += group_values[g];
@@ -317,10 +373,12 @@ int main(int argc, char **argv)
     for (size_t j = 0; j < train.positions; j++) {
         const candidate *k = &train.cand[train.chosen[j]];
         wins[k->shape]++;
+        wins[m.wide_offset + k->wide]++;
         for (int g = 0; g < FEATURE_GROUPS; g++)
             wins[m.offset[g] + k->value[g]]++;
     }
-    fprintf(stderr, "%d shapes chosen %d times or more\n", m.shapes, min_wins);
+    fprintf(stderr, "%d shapes chosen %d times or more, %d wide shapes %d times or more\n", m.shapes, min_wins,
+            m.wides, wide_min_wins);
 
     for (int it = 0; it <= iterations; it++) {
         double ll, top1, tll, ttop1;
@@ -331,6 +389,8 @@ int main(int argc, char **argv)
         if (it == iterations)
             break;
         mm_update(&m, &train, -1, wins);
+        if (m.wides)
+            mm_update(&m, &train, -2, wins);
         for (int g = 0; g < FEATURE_GROUPS; g++)
             mm_update(&m, &train, g, wins);
     }

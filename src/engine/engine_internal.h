@@ -73,6 +73,7 @@ enum {
 
 typedef struct move_features {
     uint32_t shape_key;              /* shape key, as seen (not canonical) */
+    uint64_t wide_key;               /* wide shape key, as seen (not canonical) */
     uint8_t value[FEATURE_GROUPS];
 } move_features;
 
@@ -82,17 +83,38 @@ uint32_t features_shape_key(const tg_board *b, tg_point p, tg_color c);
 uint32_t features_shape_transform(uint32_t key, int t);
 /* The smallest key of the eight symmetric ones. */
 uint32_t features_shape_canonical(uint32_t key);
+/* The wide shape of p for mover c: the 24 points within Manhattan distance
+ * three, two bits each as in the shape key (mover's stones 1, opponent's 2,
+ * off the board 3), in the order of features_wide_offsets; 48 bits. */
+#define FEATURE_WIDE_POINTS 24
+extern const int8_t features_wide_offsets[FEATURE_WIDE_POINTS][2]; /* (dx, dy) */
+uint64_t features_wide_key(const tg_board *b, tg_point p, tg_color c);
+/* The colours of a board with a border of three points off the board (and
+ * 8 bytes of slack), built once per position so that every candidate's wide
+ * key is read without a test for the edge. */
+typedef struct features_board {
+    int size, stride;
+    uint8_t color[(TG_MAX_SIZE + 6) * (TG_MAX_SIZE + 6) + 8];
+} features_board;
+void features_board_init(features_board *fb, const tg_board *b);
+uint64_t features_board_wide_key(const features_board *fb, tg_point p, int board_stride, tg_color c);
+/* The wide key under symmetry t (0..7), and the smallest of the eight. */
+uint64_t features_wide_transform(uint64_t key, int t);
+uint64_t features_wide_canonical(uint64_t key);
 /* Distance bucket from p to q (q a pass or none: FEATURE_DIST_NONE). */
 int features_distance_bucket(const tg_board *b, tg_point p, tg_point q);
 /* All features of c playing the empty point p; last2 is c's previous move
- * (0 or negative when none), fight the two-liberty moves. */
-void features_compute(const tg_board *b, tg_point p, tg_color c, tg_point last2, const tg_point *fight, int fights,
-                      move_features *f);
+ * (0 or negative when none), fight the two-liberty moves; fb, when not
+ * NULL, is features_board_init of b (a saving when many points are asked). */
+void features_compute(const tg_board *b, const features_board *fb, tg_point p, tg_color c, tg_point last2,
+                      const tg_point *fight, int fights, move_features *f);
 
 /* Build the model's shape index (once, thread-safe); before model_gamma. */
 void model_init(void);
-/* The strength of a move with features f (shape key canonical or not). */
+/* The strength of a move with features f (shape keys canonical or not). */
 float model_gamma(const move_features *f);
+/* The weight of a wide shape (its key canonical or not). */
+float model_wide_gamma(uint64_t key);
 
 /* ---- Ladders (ladder.c) ---------------------------------------------- */
 

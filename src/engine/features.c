@@ -6,6 +6,9 @@
  *   shape     the 3x3 neighbourhood seen from the mover (own stones, the
  *             opponent's, empty, off the board), with one bit for each of
  *             the four adjacent chains that is in atari, up to symmetry
+ *   wide      the 24 points within Manhattan distance three, seen the same
+ *             way, up to symmetry (Coulom's and Pachi's larger patterns, in
+ *             one size)
  *   last      distance to the last move, d = |dx| + |dy| + max(|dx|, |dy|),
  *             2 to 16, 17 and more, or no last move
  *   last2     the same to the mover's own previous move
@@ -21,6 +24,7 @@
  *
  * Value 0 of every group but the shape means "not this feature".
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "engine/engine_internal.h"
@@ -82,6 +86,110 @@ uint32_t features_shape_canonical(uint32_t key)
     return best;
 }
 
+/* The 24 offsets (dx, dy) with 1 <= |dx| + |dy| <= 3, row by row. */
+const int8_t features_wide_offsets[FEATURE_WIDE_POINTS][2] = {
+    {0, -3}, {-1, -2}, {0, -2}, {1, -2}, {-2, -1}, {-1, -1}, {0, -1}, {1, -1}, {2, -1}, {-3, 0}, {-2, 0}, {-1, 0},
+    {1, 0}, {2, 0}, {3, 0}, {-2, 1}, {-1, 1}, {0, 1}, {1, 1}, {2, 1}, {-1, 2}, {0, 2}, {1, 2}, {0, 3},
+};
+
+/* The colours of n consecutive points (n < 8, bytes of 0..3) packed two
+ * bits each, the first point lowest.  Reads 8 bytes from color. */
+static inline uint64_t pack_row(const uint8_t *color, int n)
+{
+    uint64_t w;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&w, color, sizeof w);
+#else
+    w = 0;
+    for (int i = 0; i < 8; i++)
+        w |= (uint64_t)color[i] << (8 * i);
+#endif
+    w &= ((uint64_t)1 << (8 * n)) - 1;
+    w = (w | w >> 6) & 0x000f000f000f000full;
+    w = (w | w >> 12) & 0x000000ff000000ffull;
+    return (w | w >> 24) & 0xffff;
+}
+
+void features_board_init(features_board *fb, const tg_board *b)
+{
+    const int n = b->size, w = n + 6;
+    fb->size = n;
+    fb->stride = w;
+    memset(fb->color, TG_OFFBOARD, sizeof fb->color);
+    for (int y = 1; y <= n; y++)
+        memcpy(fb->color + (y + 2) * w + 3, b->color + y * b->stride + 1, (size_t)n);
+}
+
+uint64_t features_board_wide_key(const features_board *fb, tg_point p, int board_stride, tg_color c)
+{
+    /* the diamond's rows are runs of 1, 3, 5, 7 (less the centre), 5, 3
+     * and 1 points, read a run at a time; the three-point border keeps
+     * every read inside the array */
+    const int s = fb->stride, x = p % board_stride, y = p / board_stride;
+    const uint8_t *col = fb->color + (y + 2) * s + x + 2;
+    uint64_t mid = pack_row(col - 3, 7);
+    uint64_t key = (uint64_t)col[-3 * s] | pack_row(col - 2 * s - 1, 3) << 2 | pack_row(col - s - 2, 5) << 8 |
+                   ((mid & 0x3f) | (mid >> 8) << 6) << 18 | pack_row(col + s - 2, 5) << 30 |
+                   pack_row(col + 2 * s - 1, 3) << 40 | (uint64_t)col[3 * s] << 46;
+    if (c == TG_WHITE) {
+        /* seen from the mover: swap 1 and 2, the fields whose two bits differ */
+        uint64_t differ = (key ^ key >> 1) & 0x555555555555ull;
+        key ^= differ | differ << 1;
+    }
+    return key;
+}
+
+uint64_t features_wide_key(const tg_board *b, tg_point p, tg_color c)
+{
+    features_board fb;
+    features_board_init(&fb, b);
+    return features_board_wide_key(&fb, p, b->stride, c);
+}
+
+/* wide_image[t][i]: where the point of slot i goes under symmetry t. */
+static int8_t wide_image[8][FEATURE_WIDE_POINTS];
+static pthread_once_t wide_once = PTHREAD_ONCE_INIT;
+
+static void wide_images_fill(void)
+{
+    for (int t = 0; t < 8; t++)
+        for (int i = 0; i < FEATURE_WIDE_POINTS; i++) {
+            int dx = features_wide_offsets[i][0], dy = features_wide_offsets[i][1];
+            if (t & 1)
+                dy = -dy;
+            if (t & 2)
+                dx = -dx;
+            if (t & 4) {
+                int tmp = dx;
+                dx = dy;
+                dy = tmp;
+            }
+            for (int j = 0; j < FEATURE_WIDE_POINTS; j++)
+                if (features_wide_offsets[j][0] == dx && features_wide_offsets[j][1] == dy)
+                    wide_image[t][i] = (int8_t)j;
+        }
+}
+
+uint64_t features_wide_transform(uint64_t key, int t)
+{
+    pthread_once(&wide_once, wide_images_fill);
+    uint64_t out = 0;
+    for (int i = 0; i < FEATURE_WIDE_POINTS; i++)
+        out |= ((key >> (2 * i)) & 3) << (2 * wide_image[t][i]);
+    return out;
+}
+
+uint64_t features_wide_canonical(uint64_t key)
+{
+    uint64_t best = key;
+    for (int t = 1; t < 8; t++) {
+        uint64_t k = features_wide_transform(key, t);
+        if (k < best)
+            best = k;
+    }
+    return best;
+}
+
 int features_distance_bucket(const tg_board *b, tg_point p, tg_point q)
 {
     if (q <= 0)
@@ -128,11 +236,13 @@ static bool quiet(const tg_board *b, tg_point p, uint32_t key)
     return true;
 }
 
-void features_compute(const tg_board *b, tg_point p, tg_color c, tg_point last2, const tg_point *fight, int fights,
-                      move_features *f)
+void features_compute(const tg_board *b, const features_board *fb, tg_point p, tg_color c, tg_point last2,
+                      const tg_point *fight, int fights, move_features *f)
 {
     memset(f, 0, sizeof *f);
     f->shape_key = features_shape_key(b, p, c); /* model.c indexes every symmetric image */
+    /* so it does for the wide shapes */
+    f->wide_key = fb ? features_board_wide_key(fb, p, b->stride, c) : features_wide_key(b, p, c);
     f->value[FEATURE_LAST] = (uint8_t)features_distance_bucket(b, p, b->last_move);
     f->value[FEATURE_LAST2] = (uint8_t)features_distance_bucket(b, p, last2);
     int line = line_of(b, p);

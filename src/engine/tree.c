@@ -212,8 +212,10 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
     move_features feat[TG_MAX_POINTS];
     float gamma[TG_MAX_POINTS + 1];
     double sum = 0;
+    features_board fb;
+    features_board_init(&fb, b);
     for (int i = 0; i < count - 1; i++) {
-        features_compute(b, moves[i], ctx->to_move, ctx->last2, fight, fights, &feat[i]);
+        features_compute(b, &fb, moves[i], ctx->to_move, ctx->last2, fight, fights, &feat[i]);
         gamma[i] = model_gamma(&feat[i]);
         sum += gamma[i];
     }
