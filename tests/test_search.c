@@ -465,6 +465,41 @@ static void test_search_passes_when_game_is_over(void **state)
 
 /* Two unconditionally alive groups; Black's territory (rows 1-4) holds a
  * hopeless White stone at E2. */
+/* A hopeless position: White resigns, but only on its third search in a row
+ * below the threshold, and never before a quarter of the board is played. */
+static void test_resigns_when_hopeless_three_times(void **state)
+{
+    (void)state;
+    tg_game *g = empty_game(9);
+    /* Black walls off the whole board while White passes: 40 moves */
+    const char *black[20] = {"C3", "C4", "C5", "C6", "C7", "D3", "E3", "F3", "G3", "G4",
+                             "G5", "G6", "G7", "D7", "E7", "F7", "B2", "H8", "B8", "H2"};
+    for (int i = 0; i < 20; i++) {
+        assert_int_equal(tg_game_play(g, TG_BLACK, at(g, black[i]), 0), TG_OK);
+        assert_int_equal(tg_game_play(g, TG_WHITE, TG_PASS, 0), TG_OK);
+    }
+    assert_int_equal(tg_game_play(g, TG_BLACK, at(g, "E5"), 0), TG_OK);
+    tg_search *s = search_new(1, 16 * MIB, 1);
+    tg_search_limits limits = playout_limit(1000);
+    const char *answers[2] = {"A9", "J1"};
+    for (int turn = 0; turn < 3; turn++) {
+        tg_point move = tg_search_genmove(s, g, TG_WHITE, &limits, false);
+        assert_true(tg_search_last_report(s)->winrate < 0.1);
+        if (turn < 2) {
+            assert_int_not_equal(move, TG_RESIGN);
+            assert_true(play_answer(g, TG_WHITE, move, "hopeless"));
+            tg_point reply = at(g, answers[turn]);
+            if (tg_game_check(g, TG_BLACK, reply, 0) != TG_OK)
+                reply = TG_PASS;
+            assert_int_equal(tg_game_play(g, TG_BLACK, reply, 0), TG_OK);
+        } else {
+            assert_int_equal(move, TG_RESIGN);
+        }
+    }
+    tg_search_free(s);
+    tg_game_free(g);
+}
+
 static const char territory[] = " 9 . . . . . . . . .\n"
                                 " 8 O O . . . . . O O\n"
                                 " 7 . O . . . . . O .\n"
@@ -856,6 +891,7 @@ static void test_search_rejects_bad_options(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_resigns_when_hopeless_three_times),
         cmocka_unit_test(test_search_rejects_bad_options),
         cmocka_unit_test(test_search_legal_moves_every_ruleset),
         cmocka_unit_test(test_search_legal_moves_small_boards),

@@ -18,7 +18,8 @@
 typedef struct tg_search_options {
     int threads;              /* search threads, 1..64 */
     size_t max_memory;        /* bytes the tree may use (at least 1 MiB) */
-    double resign_threshold;  /* resign below this winrate (0: never) */
+    double resign_threshold;  /* resign below this winrate on three searches in a
+                                 row, past a quarter of the board (0: never) */
     uint64_t seed;
     bool reuse_tree;          /* keep the subtree of the new position */
 } tg_search_options;

@@ -38,6 +38,7 @@
 #define EXPAND_VISITS 2
 #endif
 #define MAX_DEPTH 400
+#define RESIGN_STREAK 3 /* searches in a row below the resignation threshold */
 #define MAX_THREADS 64
 
 struct tg_search {
@@ -64,6 +65,9 @@ struct tg_search {
     struct timespec start;
 
     tg_search_report report;
+    /* resignation: by colour, how many of its searches in a row ended
+     * below the threshold, and the game's move count at the last one */
+    int low_streak[3], low_at[3];
     float ownership[TG_MAX_POINTS];
     tg_rng rng;
 };
@@ -641,9 +645,21 @@ tg_point tg_search_genmove_analyze(tg_search *s, const tg_game *g, tg_color colo
     bool opponent_passed = last && last->color != color && last->point == TG_PASS;
     if (opponent_passed && counting_wins(s, g, color) && (!cleanup || cleanup_capture(s, g, color) == TG_PASS))
         return TG_PASS; /* the game ends now, and we win it (in cleanup: with nothing left to take) */
-    if (s->opt.resign_threshold > 0 && r->winrate < s->opt.resign_threshold && r->playouts >= 1000 &&
-        !cleanup && n > tg_game_size(g) * tg_game_size(g) / 4)
-        return TG_RESIGN;
+    /* resign only on the third search in a row below the threshold: one
+     * search of a thousand playouts can misjudge a position, and an
+     * opponent can still go wrong (at 1,000 playouts a move against GNU Go,
+     * 30 of 33 losses in a sample were resignations) */
+    bool low = s->opt.resign_threshold > 0 && r->winrate < s->opt.resign_threshold && r->playouts >= 1000 &&
+               !cleanup && n > tg_game_size(g) * tg_game_size(g) / 4;
+    if (color == TG_BLACK || color == TG_WHITE) {
+        if (!low)
+            s->low_streak[color] = 0;
+        else
+            s->low_streak[color] = s->low_streak[color] > 0 && s->low_at[color] == n - 2 ? s->low_streak[color] + 1 : 1;
+        s->low_at[color] = n;
+        if (s->low_streak[color] >= RESIGN_STREAK)
+            return TG_RESIGN;
+    }
     if (cleanup) {
         tg_point take = cleanup_capture(s, g, color);
         if (take != TG_PASS)
