@@ -75,15 +75,26 @@ uint32_t features_shape_transform(uint32_t key, int t)
     return out;
 }
 
-uint32_t features_shape_canonical(uint32_t key)
+/* The least of a key's eight images under `transform`. */
+static uint64_t least_image(uint64_t key, uint64_t (*transform)(uint64_t key, int t))
 {
-    uint32_t best = key;
+    uint64_t best = key;
     for (int t = 1; t < 8; t++) {
-        uint32_t k = features_shape_transform(key, t);
+        uint64_t k = transform(key, t);
         if (k < best)
             best = k;
     }
     return best;
+}
+
+static uint64_t shape_transform64(uint64_t key, int t)
+{
+    return features_shape_transform((uint32_t)key, t);
+}
+
+uint32_t features_shape_canonical(uint32_t key)
+{
+    return (uint32_t)least_image(key, shape_transform64);
 }
 
 /* The 24 offsets (dx, dy) with 1 <= |dx| + |dy| <= 3, row by row. */
@@ -181,13 +192,7 @@ uint64_t features_wide_transform(uint64_t key, int t)
 
 uint64_t features_wide_canonical(uint64_t key)
 {
-    uint64_t best = key;
-    for (int t = 1; t < 8; t++) {
-        uint64_t k = features_wide_transform(key, t);
-        if (k < best)
-            best = k;
-    }
-    return best;
+    return least_image(key, features_wide_transform);
 }
 
 int features_distance_bucket(const tg_board *b, tg_point p, tg_point q)
