@@ -16,13 +16,12 @@ static pthread_once_t model_once = PTHREAD_ONCE_INIT;
 
 /* Every symmetric image of every wide shape of the table, in an
  * open-addressing hash table (linear probing, at most half full), so that a
- * candidate's key is looked up as seen, without the eight transforms. */
-#define WIDE_EMPTY UINT64_MAX /* no key: 24 points off the board */
-typedef struct wide_slot {
-    uint64_t key;
-    float gamma;
-} wide_slot;
-static wide_slot *wide_table;
+ * candidate's key is looked up as seen, without the eight transforms.  A
+ * slot packs the 48-bit key with the shape's index in model_wides (16 bits):
+ * eight bytes a slot keeps the table small for the cache. */
+#define WIDE_EMPTY UINT64_MAX /* no key has its top 16 bits set */
+#define WIDE_KEY_BITS 48
+static uint64_t *wide_table;
 static uint64_t wide_mask;
 
 static inline uint64_t wide_hash(uint64_t key)
@@ -33,23 +32,24 @@ static inline uint64_t wide_hash(uint64_t key)
 
 static void build_wide_table(void)
 {
+    if (model_wide_count >= 65535)
+        return; /* the index would not fit: every wide shape gets the rare weight */
     uint64_t size = 16;
     while (size < 16 * (uint64_t)model_wide_count)
         size *= 2;
     wide_table = malloc(size * sizeof *wide_table);
     if (!wide_table)
-        return; /* model_gamma then gives every wide shape the rare weight */
+        return;
     wide_mask = size - 1;
     for (uint64_t i = 0; i < size; i++)
-        wide_table[i].key = WIDE_EMPTY;
+        wide_table[i] = WIDE_EMPTY;
     for (int i = 0; i < model_wide_count; i++)
         for (int t = 0; t < 8; t++) {
             uint64_t key = features_wide_transform(model_wides[i].key, t);
             uint64_t h = wide_hash(key) & wide_mask;
-            while (wide_table[h].key != WIDE_EMPTY && wide_table[h].key != key)
+            while (wide_table[h] != WIDE_EMPTY && (wide_table[h] & ((1ull << WIDE_KEY_BITS) - 1)) != key)
                 h = (h + 1) & wide_mask;
-            wide_table[h].key = key;
-            wide_table[h].gamma = model_wides[i].gamma;
+            wide_table[h] = key | (uint64_t)i << WIDE_KEY_BITS;
         }
 }
 
@@ -61,21 +61,22 @@ static void build_index(void)
     build_wide_table();
 }
 
+void model_init(void)
+{
+    pthread_once(&model_once, build_index);
+}
+
 float model_wide_gamma(uint64_t key)
 {
     if (!wide_table)
         return model_rare_wide_gamma;
     for (uint64_t h = wide_hash(key) & wide_mask;; h = (h + 1) & wide_mask) {
-        if (wide_table[h].key == key)
-            return wide_table[h].gamma;
-        if (wide_table[h].key == WIDE_EMPTY)
+        uint64_t slot = wide_table[h];
+        if (slot == WIDE_EMPTY)
             return model_rare_wide_gamma;
+        if ((slot & ((1ull << WIDE_KEY_BITS) - 1)) == key)
+            return model_wides[slot >> WIDE_KEY_BITS].gamma;
     }
-}
-
-void model_init(void)
-{
-    pthread_once(&model_once, build_index);
 }
 
 float model_gamma(const move_features *f)
