@@ -32,7 +32,8 @@ static inline unsigned pattern_key(const tg_board *b, tg_point p)
 
 /* The cell of the 3x3 grid (row, col: 0..2) that (row, col) lands on under
  * symmetry t (0..7: bit 0 flips the rows, bit 1 the columns, bit 2
- * transposes). */
+ * transposes), about the centre cell (1, 1); cells beyond the grid (the
+ * wide shapes' offsets, plus one) map the same way. */
 void pattern_transform(int t, int row, int col, int *r, int *c);
 /* Compile the table (once, thread-safe); before any pattern_match. */
 void pattern_init(void);
@@ -93,11 +94,11 @@ uint64_t features_wide_key(const tg_board *b, tg_point p, tg_color c);
  * 8 bytes of slack), built once per position so that every candidate's wide
  * key is read without a test for the edge. */
 typedef struct features_board {
-    int size, stride;
+    int stride, board_stride; /* its own, and the tg_board's its points come from */
     uint8_t color[(TG_MAX_SIZE + 6) * (TG_MAX_SIZE + 6) + 8];
 } features_board;
 void features_board_init(features_board *fb, const tg_board *b);
-uint64_t features_board_wide_key(const features_board *fb, tg_point p, int board_stride, tg_color c);
+uint64_t features_board_wide_key(const features_board *fb, tg_point p, tg_color c);
 /* The wide key under symmetry t (0..7), and the smallest of the eight. */
 uint64_t features_wide_transform(uint64_t key, int t);
 uint64_t features_wide_canonical(uint64_t key);

@@ -124,19 +124,19 @@ static inline uint64_t pack_row(const uint8_t *color, int n)
 void features_board_init(features_board *fb, const tg_board *b)
 {
     const int n = b->size, w = n + 6;
-    fb->size = n;
     fb->stride = w;
+    fb->board_stride = b->stride;
     memset(fb->color, TG_OFFBOARD, sizeof fb->color);
     for (int y = 1; y <= n; y++)
         memcpy(fb->color + (y + 2) * w + 3, b->color + y * b->stride + 1, (size_t)n);
 }
 
-uint64_t features_board_wide_key(const features_board *fb, tg_point p, int board_stride, tg_color c)
+uint64_t features_board_wide_key(const features_board *fb, tg_point p, tg_color c)
 {
     /* the diamond's rows are runs of 1, 3, 5, 7 (less the centre), 5, 3
      * and 1 points, read a run at a time; the three-point border keeps
      * every read inside the array */
-    const int s = fb->stride, x = p % board_stride, y = p / board_stride;
+    const int s = fb->stride, x = p % fb->board_stride, y = p / fb->board_stride;
     const uint8_t *col = fb->color + (y + 2) * s + x + 2;
     uint64_t mid = pack_row(col - 3, 7);
     uint64_t key = (uint64_t)col[-3 * s] | pack_row(col - 2 * s - 1, 3) << 2 | pack_row(col - s - 2, 5) << 8 |
@@ -154,7 +154,7 @@ uint64_t features_wide_key(const tg_board *b, tg_point p, tg_color c)
 {
     features_board fb;
     features_board_init(&fb, b);
-    return features_board_wide_key(&fb, p, b->stride, c);
+    return features_board_wide_key(&fb, p, c);
 }
 
 /* wide_image[t][i]: where the point of slot i goes under symmetry t. */
@@ -165,16 +165,10 @@ static void wide_images_fill(void)
 {
     for (int t = 0; t < 8; t++)
         for (int i = 0; i < FEATURE_WIDE_POINTS; i++) {
-            int dx = features_wide_offsets[i][0], dy = features_wide_offsets[i][1];
-            if (t & 1)
-                dy = -dy;
-            if (t & 2)
-                dx = -dx;
-            if (t & 4) {
-                int tmp = dx;
-                dx = dy;
-                dy = tmp;
-            }
+            /* the 3x3 grid's transform, about the centre cell (1, 1) */
+            int r, col;
+            pattern_transform(t, features_wide_offsets[i][1] + 1, features_wide_offsets[i][0] + 1, &r, &col);
+            int dx = col - 1, dy = r - 1;
             for (int j = 0; j < FEATURE_WIDE_POINTS; j++)
                 if (features_wide_offsets[j][0] == dx && features_wide_offsets[j][1] == dy)
                     wide_image[t][i] = (int8_t)j;
@@ -247,7 +241,7 @@ void features_compute(const tg_board *b, const features_board *fb, tg_point p, t
     memset(f, 0, sizeof *f);
     f->shape_key = features_shape_key(b, p, c); /* model.c indexes every symmetric image */
     /* so it does for the wide shapes */
-    f->wide_key = fb ? features_board_wide_key(fb, p, b->stride, c) : features_wide_key(b, p, c);
+    f->wide_key = fb ? features_board_wide_key(fb, p, c) : features_wide_key(b, p, c);
     f->value[FEATURE_LAST] = (uint8_t)features_distance_bucket(b, p, b->last_move);
     f->value[FEATURE_LAST2] = (uint8_t)features_distance_bucket(b, p, last2);
     int line = line_of(b, p);

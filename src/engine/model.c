@@ -21,6 +21,7 @@ static pthread_once_t model_once = PTHREAD_ONCE_INIT;
  * eight bytes a slot keeps the table small for the cache. */
 #define WIDE_EMPTY UINT64_MAX /* no key has its top 16 bits set */
 #define WIDE_KEY_BITS 48
+#define WIDE_KEY_MASK ((1ull << WIDE_KEY_BITS) - 1)
 static uint64_t *wide_table;
 static uint64_t wide_mask;
 
@@ -47,7 +48,7 @@ static void build_wide_table(void)
         for (int t = 0; t < 8; t++) {
             uint64_t key = features_wide_transform(model_wides[i].key, t);
             uint64_t h = wide_hash(key) & wide_mask;
-            while (wide_table[h] != WIDE_EMPTY && (wide_table[h] & ((1ull << WIDE_KEY_BITS) - 1)) != key)
+            while (wide_table[h] != WIDE_EMPTY && (wide_table[h] & WIDE_KEY_MASK) != key)
                 h = (h + 1) & wide_mask;
             wide_table[h] = key | (uint64_t)i << WIDE_KEY_BITS;
         }
@@ -74,7 +75,7 @@ float model_wide_gamma(uint64_t key)
         uint64_t slot = wide_table[h];
         if (slot == WIDE_EMPTY)
             return model_rare_wide_gamma;
-        if ((slot & ((1ull << WIDE_KEY_BITS) - 1)) == key)
+        if ((slot & WIDE_KEY_MASK) == key)
             return model_wides[slot >> WIDE_KEY_BITS].gamma;
     }
 }
