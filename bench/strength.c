@@ -14,8 +14,13 @@
  * A benchmark program, not a test: it prints figures and asserts nothing.
  * usage: bench_strength [--match NAME|all] [--games N] [-j N]
  *                       [--tengen PATH] [--gnugo PATH] [--out DIR] [--level L]
+ *                       [--tengen-args ARGS]
+ * --tengen-args appends options to tengen's `gtp` command after the match's
+ * own, so they override them: `--match 9x9-playouts --tengen-args
+ * "--playouts 4000"` measures the same match at another budget.
  * The results (JSON lines) and the SGF files stay in --out (default
- * ./strength-results) for inspection; an existing results file is resumed.
+ * ./strength-results) for inspection; an existing results file is resumed,
+ * so a match with other --tengen-args needs its own --out.
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +45,7 @@ static const match_spec matches[] = {
 };
 
 typedef struct options {
-    const char *match, *tengen, *gnugo, *out;
+    const char *match, *tengen, *gnugo, *out, *tengen_args;
     int games, jobs, level;
 } options;
 
@@ -91,12 +96,12 @@ static int run_match(const match_spec *m, const options *o)
     struct stat st;
     bool resume = stat(results, &st) == 0;
     snprintf(command, sizeof command,
-             "'%s' match --engine 'tengen=%s gtp %s' "
+             "'%s' match --engine 'tengen=%s gtp %s %s' "
              "--engine 'gnugo=%s --mode gtp --level %d --chinese-rules' "
              "--games %d --size %d --komi 7.5 --rules chinese -j %d --seed 1 "
              "--results '%s' --sgf-dir '%s'%s",
-             o->tengen, o->tengen, m->tengen_args, o->gnugo, o->level, games, m->size, o->jobs, results,
-             sgf_dir, resume ? " --resume" : "");
+             o->tengen, o->tengen, m->tengen_args, o->tengen_args, o->gnugo, o->level, games, m->size,
+             o->jobs, results, sgf_dir, resume ? " --resume" : "");
     printf("# %s: %s\n", m->name, command);
     fflush(stdout);
     int status = system(command);
@@ -121,13 +126,14 @@ static int run_match(const match_spec *m, const options *o)
 static int usage(void)
 {
     fprintf(stderr, "usage: bench_strength [--match 9x9-time|19x19-time|9x9-playouts|all] [--games N]\n"
-                    "                      [-j N] [--tengen PATH] [--gnugo PATH] [--out DIR] [--level L]\n");
+                    "                      [-j N] [--tengen PATH] [--gnugo PATH] [--out DIR] [--level L]\n"
+                    "                      [--tengen-args ARGS]\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    options o = {"9x9-playouts", "build/tengen", "/usr/games/gnugo", "strength-results", 0, 2, 10};
+    options o = {"9x9-playouts", "build/tengen", "/usr/games/gnugo", "strength-results", "", 0, 2, 10};
     for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
@@ -146,8 +152,14 @@ int main(int argc, char **argv)
             o.out = v;
         else if (!strcmp(a, "--level"))
             o.level = atoi(v);
+        else if (!strcmp(a, "--tengen-args"))
+            o.tengen_args = v;
         else
             return usage();
+    }
+    if (strchr(o.tengen_args, '\'')) {
+        fprintf(stderr, "bench_strength: --tengen-args cannot hold a single quote\n");
+        return 2;
     }
     if (o.jobs < 1)
         o.jobs = 1;
