@@ -94,7 +94,7 @@ uint64_t features_wide_key(const tg_board *b, tg_point p, tg_color c);
  * 8 bytes of slack), built once per position so that every candidate's wide
  * key is read without a test for the edge. */
 typedef struct features_board {
-    int stride, board_stride; /* its own, and the tg_board's its points come from */
+    int stride; /* size + 6; the tg_board's points come with its stride, size + 1 */
     uint8_t color[(TG_MAX_SIZE + 6) * (TG_MAX_SIZE + 6) + 8];
 } features_board;
 void features_board_init(features_board *fb, const tg_board *b);

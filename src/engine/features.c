@@ -125,7 +125,6 @@ void features_board_init(features_board *fb, const tg_board *b)
 {
     const int n = b->size, w = n + 6;
     fb->stride = w;
-    fb->board_stride = b->stride;
     memset(fb->color, TG_OFFBOARD, sizeof fb->color);
     for (int y = 1; y <= n; y++)
         memcpy(fb->color + (y + 2) * w + 3, b->color + y * b->stride + 1, (size_t)n);
@@ -136,7 +135,7 @@ uint64_t features_board_wide_key(const features_board *fb, tg_point p, tg_color 
     /* the diamond's rows are runs of 1, 3, 5, 7 (less the centre), 5, 3
      * and 1 points, read a run at a time; the three-point border keeps
      * every read inside the array */
-    const int s = fb->stride, x = p % fb->board_stride, y = p / fb->board_stride;
+    const int s = fb->stride, board_stride = s - 5, x = p % board_stride, y = p / board_stride;
     const uint8_t *col = fb->color + (y + 2) * s + x + 2;
     uint64_t mid = pack_row(col - 3, 7);
     uint64_t key = (uint64_t)col[-3 * s] | pack_row(col - 2 * s - 1, 3) << 2 | pack_row(col - s - 2, 5) << 8 |
