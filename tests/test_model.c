@@ -220,20 +220,20 @@ static void test_wide_table_lookup(void **state)
 {
     (void)state;
     model_init();
-    assert_true(model_wide_count > 1000);
-    for (int i = 0; i < model_wide_count; i++) {
-        assert_true(model_wides[i].key == features_wide_canonical(model_wides[i].key));
+    assert_true(model_main.wide_count > 1000);
+    for (int i = 0; i < model_main.wide_count; i++) {
+        assert_true(model_main.wides[i].key == features_wide_canonical(model_main.wides[i].key));
         if (i > 0)
-            assert_true(model_wides[i].key > model_wides[i - 1].key);
-        assert_true(model_wides[i].gamma > 0 && isfinite(model_wides[i].gamma));
+            assert_true(model_main.wides[i].key > model_main.wides[i - 1].key);
+        assert_true(model_main.wides[i].gamma > 0 && isfinite(model_main.wides[i].gamma));
         for (int t = 0; t < 8; t++)
-            assert_true(model_wide_gamma(features_wide_transform(model_wides[i].key, t)) == model_wides[i].gamma);
+            assert_true(model_wide_gamma(features_wide_transform(model_main.wides[i].key, t)) == model_main.wides[i].gamma);
     }
     /* 24 opponent stones round an empty point: never chosen by a player */
     uint64_t crowded = 0;
     for (int i = 0; i < FEATURE_WIDE_POINTS; i++)
         crowded |= (uint64_t)2 << (2 * i);
-    assert_true(model_wide_gamma(crowded) == model_rare_wide_gamma);
+    assert_true(model_wide_gamma(crowded) == model_main.rare_wide_gamma);
 }
 
 static void test_distance_buckets(void **state)
@@ -316,22 +316,67 @@ static void test_self_atari_feature(void **state)
     assert_int_equal(f.value[FEATURE_SELF_ATARI], 0);
 }
 
-/* The generated table: canonical keys, in order, each once, weights
+/* A generated table: canonical keys, in order, each once, weights
  * positive and finite. */
-static void test_model_table_is_well_formed(void **state)
+static void check_table(const model_table *m, int min_shapes)
 {
-    (void)state;
-    assert_true(model_shape_count > 100);
-    for (int i = 0; i < model_shape_count; i++) {
-        assert_int_equal(model_shapes[i].key, features_shape_canonical(model_shapes[i].key));
+    assert_true(m->shape_count >= min_shapes);
+    assert_true(m->rare_shape_gamma > 0 && isfinite(m->rare_shape_gamma));
+    assert_true(m->rare_wide_gamma > 0 && isfinite(m->rare_wide_gamma));
+    for (int i = 0; i < m->shape_count; i++) {
+        assert_int_equal(m->shapes[i].key, features_shape_canonical(m->shapes[i].key));
         if (i > 0)
-            assert_true(model_shapes[i].key > model_shapes[i - 1].key);
-        assert_true(model_shapes[i].gamma > 0 && isfinite(model_shapes[i].gamma));
+            assert_true(m->shapes[i].key > m->shapes[i - 1].key);
+        assert_true(m->shapes[i].gamma > 0 && isfinite(m->shapes[i].gamma));
+    }
+    for (int i = 0; i < m->wide_count; i++) {
+        assert_true(m->wides[i].key == features_wide_canonical(m->wides[i].key));
+        if (i > 0)
+            assert_true(m->wides[i].key > m->wides[i - 1].key);
+        assert_true(m->wides[i].gamma > 0 && isfinite(m->wides[i].gamma));
     }
     const int values[FEATURE_GROUPS] = FEATURE_VALUES_INIT;
     for (int g = 0; g < FEATURE_GROUPS; g++)
         for (int v = 0; v < values[g]; v++)
-            assert_true(model_group_gammas[g][v] > 0 && isfinite(model_group_gammas[g][v]));
+            assert_true(m->group_gammas[g][v] > 0 && isfinite(m->group_gammas[g][v]));
+}
+
+static void test_model_table_is_well_formed(void **state)
+{
+    (void)state;
+    check_table(&model_main, 100);
+    check_table(&model_small, 100);
+}
+
+/* The small boards' table corrects the main one there and only there: on
+ * 19x19 a move's strength is the main table's, on 9x9 it differs for some
+ * moves, and the order of two moves can change. */
+static void test_small_board_corrections(void **state)
+{
+    (void)state;
+    model_init();
+    tg_board b9, b19;
+    tg_board_init(&b9, 9);
+    tg_board_init(&b19, 19);
+    tg_board_play(&b9, tg_point_at(&b9, 4, 4), TG_BLACK);
+    tg_board_play(&b19, tg_point_at(&b19, 3, 3), TG_BLACK);
+    features_board fb9, fb19;
+    features_board_init(&fb9, &b9);
+    features_board_init(&fb19, &b19);
+    int changed = 0;
+    for (int i = 0; i < b19.empty_count; i++) {
+        move_features f;
+        features_compute(&b19, &fb19, b19.empty[i], TG_WHITE, TG_NO_POINT, NULL, 0, &f);
+        assert_true(model_gamma_for(&f, 19) == model_gamma(&f));
+    }
+    for (int i = 0; i < b9.empty_count; i++) {
+        move_features f;
+        features_compute(&b9, &fb9, b9.empty[i], TG_WHITE, TG_NO_POINT, NULL, 0, &f);
+        float main = model_gamma(&f), small = model_gamma_for(&f, 9);
+        assert_true(small > 0 && isfinite(small));
+        changed += fabsf(small - main) > 1e-3f * main;
+    }
+    assert_true(changed > b9.empty_count / 2);
 }
 
 /* What the records taught, read as a player would: near the last move
@@ -342,7 +387,7 @@ static void test_model_ranks_moves_like_a_player(void **state)
 {
     (void)state;
     model_init();
-    const float(*g)[MODEL_MAX_VALUES] = model_group_gammas;
+    const float(*g)[MODEL_MAX_VALUES] = model_main.group_gammas;
     assert_true(g[FEATURE_LAST][0] > 2 * g[FEATURE_LAST][15]);
     assert_true(g[FEATURE_CAPTURE][2] > g[FEATURE_CAPTURE][0]);
     assert_true(g[FEATURE_SELF_ATARI][1] < g[FEATURE_SELF_ATARI][0]);
@@ -425,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_tactical_features),
         cmocka_unit_test(test_self_atari_feature),
         cmocka_unit_test(test_model_table_is_well_formed),
+        cmocka_unit_test(test_small_board_corrections),
         cmocka_unit_test(test_model_ranks_moves_like_a_player),
         cmocka_unit_test(test_tree_priors),
     };

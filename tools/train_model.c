@@ -13,16 +13,30 @@
  * so do the wide shapes chosen fewer than --wide-min-wins times (0: no wide
  * shapes at all, the model of the 3x3 shapes alone).
  *
- * Input: one game a line, as in the TYGEM files of the public
+ * Input: record files of two kinds, read in the order given.  A file
+ * named *.sgf is one game (its main line; --player NAME: only the moves of
+ * the player so named in PB or PW, and games without that player are left
+ * out; games of another size than --size or with handicap stones too).
+ * Any other file is one game a line, as in the TYGEM files of the public
  * computer-go-dataset collection: anything, a tab, then the moves as
- * ";B[pd];W[dp];..." (19x19, no handicap stones).  A line whose moves
- * stop being legal is used up to there.
+ * ";B[pd];W[dp];..." (no handicap stones); "B" or "W" before the tab means
+ * that side's moves only.  A line whose moves stop being legal is used up
+ * to there.  The first --games games that give positions train the model,
+ * the next --test games test it.
+ *
+ * --base: learn corrections to the built-in model (model_data.c, the
+ * table model_main): each candidate's strength is the built-in one times
+ * the weights learned, and Coulom's prior pulls those towards 1, so the
+ * little a small data set teaches is added to what the large one taught.
+ * That is how model_data9.c, the small boards' table, was made (README).
  *
  * usage: train_model [--games N] [--test N] [--iterations N] [--min-wins N]
- *                    [--wide-min-wins N] [--out FILE] RECORDS...
+ *                    [--wide-min-wins N] [--size N] [--base] [--player NAME]
+ *                    [--name TABLE] [--out FILE] RECORDS...
  * Prints the log-likelihood and how often the model's first choice is the
- * move played, on the training positions and on --test held-out games; writes
- * the C table to --out (default: standard output).
+ * move played, on the training positions and on the held-out test games
+ * (and the built-in model's on those); writes the C table named TABLE
+ * (default model_main) to --out (default: standard output).
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,12 +44,17 @@
 #include <string.h>
 
 #include "engine/engine_internal.h"
+#include "tengen/game.h"
+#include "tengen/sgf.h"
 
 typedef struct candidate {
     uint32_t shape; /* compact shape id, 0 for a rare shape */
     uint32_t wide;  /* compact wide shape id, 0 for a rare one */
     uint8_t value[FEATURE_GROUPS];
+    float base; /* the built-in model's strength (--base: the weights learned correct it) */
 } candidate;
+
+static bool use_base;
 
 typedef struct dataset {
     candidate *cand;
@@ -45,7 +64,11 @@ typedef struct dataset {
     uint32_t *raw_shape; /* canonical key of each candidate, before compact ids */
     uint64_t *raw_wide;  /* canonical wide key of each candidate */
     size_t positions, pos_cap;
+    double base_ll;     /* the built-in model's log-likelihood of the moves played */
+    size_t base_hits;   /* how often its first choice is the move played */
 } dataset;
+
+static int board_size = 19;
 
 static const int group_values[FEATURE_GROUPS] = FEATURE_VALUES_INIT;
 
@@ -83,15 +106,26 @@ static void add_position(dataset *d, const tg_board *b, tg_color c, tg_point pla
     features_board fb;
     features_board_init(&fb, b);
     long chosen = -1;
+    double base_sum = 0, base_best = -1, base_chosen = 0;
+    bool base_first = false;
     for (int i = 0; i < b->empty_count; i++) {
         tg_point p = b->empty[i];
         if (!policy_move_ok(b, p, c))
             continue;
         move_features f;
         features_compute(b, &fb, p, c, last2, fight, fights, &f);
+        double g = model_gamma(&f);
+        base_sum += g;
+        if (g > base_best) {
+            base_best = g;
+            base_first = p == played;
+        }
+        if (p == played)
+            base_chosen = g;
         reserve(d, d->count + 1, d->positions);
         candidate *k = &d->cand[d->count];
         memcpy(k->value, f.value, sizeof k->value);
+        k->base = use_base ? (float)g : 1.0f;
         k->shape = 0;
         k->wide = 0;
         d->raw_shape[d->count] = features_shape_canonical(f.shape_key);
@@ -104,6 +138,8 @@ static void add_position(dataset *d, const tg_board *b, tg_color c, tg_point pla
         d->count = first; /* an own eye filled, or the like: not a competition */
         return;
     }
+    d->base_ll += log(base_chosen / base_sum);
+    d->base_hits += base_first;
     reserve(d, d->count, d->positions);
     d->start[d->positions] = first;
     d->chosen[d->positions] = (uint32_t)(first + (size_t)chosen);
@@ -115,9 +151,15 @@ static void add_position(dataset *d, const tg_board *b, tg_color c, tg_point pla
 static int read_game(dataset *d, const char *line)
 {
     const char *s = strchr(line, '\t');
+    /* "B\t" or "W\t" before the moves: learn only that side's moves */
+    bool learn[3] = {false, true, true};
+    if (s && s - line == 1 && (line[0] == 'B' || line[0] == 'W')) {
+        learn[TG_BLACK] = line[0] == 'B';
+        learn[TG_WHITE] = line[0] == 'W';
+    }
     s = s ? s + 1 : line;
     tg_board b;
-    tg_board_init(&b, 19);
+    tg_board_init(&b, board_size);
     tg_point prev[2] = {TG_NO_POINT, TG_NO_POINT}; /* the last two moves */
     int moves = 0;
     while ((s = strchr(s, ';')) != NULL) {
@@ -130,7 +172,7 @@ static int read_game(dataset *d, const char *line)
             p = TG_PASS;
         } else {
             int x = s[2] - 'a', y = s[3] - 'a';
-            if (x < 0 || x >= 19 || y < 0 || y >= 19 || s[4] != ']')
+            if (x < 0 || x >= board_size || y < 0 || y >= board_size || s[4] != ']')
                 break;
             p = tg_point_at(&b, x, y);
         }
@@ -139,7 +181,8 @@ static int read_game(dataset *d, const char *line)
         } else {
             if (b.color[p] != TG_EMPTY || tg_board_check(&b, p, c, TG_SUICIDE_FORBIDDEN) != TG_OK)
                 break;
-            add_position(d, &b, c, p, prev[0]);
+            if (learn[c])
+                add_position(d, &b, c, p, prev[0]);
             tg_board_play(&b, p, c);
         }
         prev[0] = prev[1];
@@ -162,7 +205,7 @@ typedef struct model {
 
 static double strength(const model *m, const candidate *k)
 {
-    double g = m->gamma[k->shape] * m->gamma[m->wide_offset + k->wide];
+    double g = k->base * m->gamma[k->shape] * m->gamma[m->wide_offset + k->wide];
     for (int i = 0; i < FEATURE_GROUPS; i++)
         g *= m->gamma[m->offset[i] + k->value[i]];
     return g;
@@ -244,27 +287,26 @@ static void assign_wides(dataset *d, const model *m)
     }
 }
 
-static void write_table(FILE *out, const model *m, size_t positions, int games, const char *source)
+static void write_table(FILE *out, const model *m, size_t positions, int games, const char *source, const char *name)
 {
     const char *base = strrchr(source, '/');
-    fprintf(out, "/* Generated by tools/train_model from the first %d games of %s (%zu positions);\n   do not edit. */\n",
-            games, base ? base + 1 : source, positions);
+    fprintf(out, "/* Generated by tools/train_model from the first %d games of %s (%zu positions)%s;\n   do not edit. */\n",
+            games, base ? base + 1 : source, positions,
+            use_base ? ", as corrections to the weights of model_data.c" : "");
     fprintf(out, "#include \"engine/model_data.h\"\n\n");
-    fprintf(out, "const int model_shape_count = %d;\n", m->shapes);
-    fprintf(out, "const float model_rare_shape_gamma = %#.6gf;\n", m->gamma[0]);
-    fprintf(out, "const model_shape model_shapes[%d] = {\n", m->shapes);
+    fprintf(out, "static const model_shape shapes[%d] = {\n", m->shapes ? m->shapes : 1);
     for (int i = 1; i <= m->shapes; i++)
         fprintf(out, "    {0x%05x, %#.6gf},\n", m->shape_key[i], m->gamma[i]);
+    if (!m->shapes)
+        fprintf(out, "    {0, 1.0f}, /* unused */\n");
     fprintf(out, "};\n");
-    fprintf(out, "const int model_wide_count = %d;\n", m->wides);
-    fprintf(out, "const float model_rare_wide_gamma = %#.6gf;\n", m->gamma[m->wide_offset]);
-    fprintf(out, "const model_wide model_wides[%d] = {\n", m->wides ? m->wides : 1);
+    fprintf(out, "static const model_wide wides[%d] = {\n", m->wides ? m->wides : 1);
     for (int i = 0; i < m->wides; i++)
         fprintf(out, "    {0x%012llxull, %#.6gf},\n", (unsigned long long)m->wide_key[i], m->gamma[m->wide_offset + 1 + i]);
     if (!m->wides)
         fprintf(out, "    {0, 1.0f}, /* unused */\n");
     fprintf(out, "};\n");
-    fprintf(out, "const float model_group_gammas[FEATURE_GROUPS][MODEL_MAX_VALUES] = {\n");
+    fprintf(out, "static const float group_gammas[FEATURE_GROUPS][MODEL_MAX_VALUES] = {\n");
     for (int g = 0; g < FEATURE_GROUPS; g++) {
         fprintf(out, "    {");
         for (int v = 0; v < group_values[g]; v++)
@@ -272,9 +314,27 @@ static void write_table(FILE *out, const model *m, size_t positions, int games, 
         fprintf(out, "},\n");
     }
     fprintf(out, "};\n");
+    fprintf(out, "const model_table %s = {\n    %d, %#.6gf, shapes,\n    %d, %#.6gf, wides,\n    group_gammas,\n};\n", name,
+            m->shapes, m->gamma[0], m->wides, m->gamma[m->wide_offset]);
 }
 
-static int read_file(const char *path, dataset *d, int skip, int games)
+/* The records, one game a line: "B" or "W" and a tab (learn only that
+ * side's moves) or anything and a tab, then the moves. */
+typedef struct records {
+    char **line;
+    size_t count, cap;
+} records;
+
+static void records_add(records *r, char *line)
+{
+    if (r->count == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 1024;
+        r->line = resize(r->line, r->cap, sizeof *r->line);
+    }
+    r->line[r->count++] = line;
+}
+
+static void read_lines(records *r, const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -283,22 +343,83 @@ static int read_file(const char *path, dataset *d, int skip, int games)
     }
     char *line = NULL;
     size_t cap = 0;
-    int n = 0, seen = 0;
-    while (n < games && getline(&line, &cap, f) > 0) {
-        if (seen++ < skip)
-            continue;
-        if (read_game(d, line) > 0)
-            n++;
+    while (getline(&line, &cap, f) > 0) {
+        records_add(r, line);
+        line = NULL;
+        cap = 0;
     }
     free(line);
     fclose(f);
+}
+
+/* An SGF file's first game as a record line: its main line, the moves of
+ * the player named `player` (PB or PW) only when one is given.  A file
+ * that does not load, is of another size, has handicap stones or lacks
+ * the player is left out, with a word on standard error for the first
+ * two. */
+static void read_sgf(records *r, const char *path, const char *player)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    size_t len = 0, cap = 1 << 16;
+    char *data = resize(NULL, cap, 1);
+    for (size_t got; (got = fread(data + len, 1, cap - len, f)) > 0;) {
+        len += got;
+        if (len == cap)
+            data = resize(data, cap *= 2, 1);
+    }
+    fclose(f);
+    tg_game *g = NULL;
+    tg_sgf_info info;
+    tg_sgf_error err;
+    if (tg_sgf_load_game(data, len, -1, &g, &info, &err) != TG_OK) {
+        fprintf(stderr, "train_model: %s: %s, left out\n", path, err.message);
+        free(data);
+        return;
+    }
+    free(data);
+    char learn = '-';
+    if (player)
+        learn = !strcmp(info.black, player) ? 'B' : !strcmp(info.white, player) ? 'W' : 0;
+    if (tg_game_size(g) != board_size || tg_game_setup_count(g) > 0 || !learn) {
+        tg_game_free(g);
+        return;
+    }
+    int n = tg_game_move_count(g);
+    char *line = resize(NULL, (size_t)n * 6 + 4, 1);
+    char *at = line;
+    *at++ = learn;
+    *at++ = '\t';
+    for (int i = 0; i < n; i++) {
+        const tg_move *m = tg_game_move(g, i);
+        char xy[3] = "";
+        if (m->point != TG_PASS)
+            tg_sgf_encode_point(tg_game_board(g), m->point, xy);
+        at += sprintf(at, ";%c[%s]", m->color == TG_BLACK ? 'B' : 'W', xy);
+    }
+    *at = '\0';
+    tg_game_free(g);
+    records_add(r, line);
+}
+
+/* Replay records from *next on until `games` of them gave positions. */
+static int use_records(const records *r, size_t *next, dataset *d, int games)
+{
+    int n = 0;
+    while (n < games && *next < r->count)
+        if (read_game(d, r->line[(*next)++]) > 0)
+            n++;
     return n;
 }
 
 int main(int argc, char **argv)
 {
     int games = 600, test_games = 100, iterations = 8, min_wins = 3, wide_min_wins = 5;
-    const char *out_path = NULL, *input = NULL;
+    const char *out_path = NULL, *table_name = "model_main", *player = NULL, *source = NULL;
+    records recs = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--games") && i + 1 < argc)
             games = atoi(argv[++i]);
@@ -310,26 +431,47 @@ int main(int argc, char **argv)
             min_wins = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--wide-min-wins") && i + 1 < argc)
             wide_min_wins = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--name") && i + 1 < argc)
+            table_name = argv[++i];
+        else if (!strcmp(argv[i], "--base"))
+            use_base = true;
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            board_size = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out_path = argv[++i];
-        else if (argv[i][0] != '-' && !input)
-            input = argv[i];
+        else if (!strcmp(argv[i], "--player") && i + 1 < argc)
+            player = argv[++i];
+        else if (argv[i][0] != '-') {
+            size_t len = strlen(argv[i]);
+            if (len > 4 && !strcmp(argv[i] + len - 4, ".sgf"))
+                read_sgf(&recs, argv[i], player);
+            else
+                read_lines(&recs, argv[i]);
+            if (!source)
+                source = argv[i];
+        }
         else {
             fprintf(stderr, "usage: train_model [--games N] [--test N] [--iterations N] [--min-wins N] "
-                            "[--wide-min-wins N (0: none)] [--out FILE] RECORDS\n");
+                            "[--wide-min-wins N (0: none)] [--size N] [--base] [--player NAME] [--name TABLE] "
+                            "[--out FILE] RECORDS...\n");
             return 2;
         }
     }
-    if (!input) {
+    if (!source) {
         fprintf(stderr, "train_model: no records given\n");
         return 2;
     }
     pattern_init();
+    model_init();
     dataset train = {0}, test = {0};
-    int used = read_file(input, &train, 0, games);
-    int tested = read_file(input, &test, games, test_games);
+    size_t next = 0;
+    int used = use_records(&recs, &next, &train, games);
+    int tested = use_records(&recs, &next, &test, test_games);
     fprintf(stderr, "training: %d games, %zu positions, %zu candidates; test: %d games, %zu positions\n", used,
             train.positions, train.count, tested, test.positions);
+    if (test.positions)
+        fprintf(stderr, "built-in model on the test positions: log-likelihood %.4f, first choice %.1f%%\n",
+                test.base_ll / (double)test.positions, 100.0 * (double)test.base_hits / (double)test.positions);
 
     /* shapes: compact ids for those chosen min_wins times or more */
     uint32_t *chosen_count = calloc(1u << 20, sizeof *chosen_count);
@@ -400,7 +542,7 @@ int main(int argc, char **argv)
         perror(out_path);
         return 1;
     }
-    write_table(out, &m, train.positions, used, input);
+    write_table(out, &m, train.positions, used, source, table_name);
     if (out != stdout)
         fclose(out);
     return 0;

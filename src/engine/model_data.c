@@ -2,9 +2,7 @@
    do not edit. */
 #include "engine/model_data.h"
 
-const int model_shape_count = 1464;
-const float model_rare_shape_gamma = 0.0464857f;
-const model_shape model_shapes[1464] = {
+static const model_shape shapes[1464] = {
     {0x00000, 0.808775f},
     {0x00001, 0.536447f},
     {0x00002, 0.978281f},
@@ -1470,9 +1468,7 @@ const model_shape model_shapes[1464] = {
     {0xf66aa, 7.55650f},
     {0xf6aaa, 16.8651f},
 };
-const int model_wide_count = 4972;
-const float model_rare_wide_gamma = 0.768738f;
-const model_wide model_wides[4972] = {
+static const model_wide wides[4972] = {
     {0x000000000000ull, 0.340453f},
     {0x000000000001ull, 0.372545f},
     {0x000000000002ull, 0.170079f},
@@ -6446,7 +6442,7 @@ const model_wide model_wides[4972] = {
     {0x979be2ffffffull, 1.44360f},
     {0x979beafe2fffull, 5.57388f},
 };
-const float model_group_gammas[FEATURE_GROUPS][MODEL_MAX_VALUES] = {
+static const float group_gammas[FEATURE_GROUPS][MODEL_MAX_VALUES] = {
     {5.38659f, 4.10693f, 2.53582f, 2.64312f, 1.94844f, 1.59299f, 1.22450f, 1.04597f, 0.871220f, 0.705093f, 0.625331f, 0.556913f, 0.493936f, 0.434926f, 0.422835f, 0.276664f, 1.00000f},
     {1.99730f, 1.84430f, 1.73031f, 1.39835f, 1.13475f, 1.18712f, 0.941472f, 0.964573f, 0.848205f, 0.816190f, 0.787384f, 0.736974f, 0.696473f, 0.666923f, 0.672417f, 0.567026f, 1.00000f},
     {0.976297f, 0.0853987f, 1.05710f, 0.0331335f, 1.12568f, 1.83517f, 1.00489f, 5.62072f, 0.928455f, 0.350542f},
@@ -6455,4 +6451,9 @@ const float model_group_gammas[FEATURE_GROUPS][MODEL_MAX_VALUES] = {
     {1.00000f, 0.824246f, 0.00596255f, 0.0368924f},
     {1.00000f, 1.05177f, 1.49519f},
     {1.00000f, 1.81109f},
+};
+const model_table model_main = {
+    1464, 0.0464857f, shapes,
+    4972, 0.768738f, wides,
+    group_gammas,
 };

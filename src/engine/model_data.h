@@ -19,12 +19,22 @@ typedef struct model_wide {
     float gamma;
 } model_wide;
 
-extern const int model_shape_count;
-extern const float model_rare_shape_gamma;   /* a shape not in the table */
-extern const model_shape model_shapes[];
-extern const int model_wide_count;
-extern const float model_rare_wide_gamma;    /* a wide shape not in the table */
-extern const model_wide model_wides[];
-extern const float model_group_gammas[FEATURE_GROUPS][MODEL_MAX_VALUES];
+/* One table of weights: a candidate's strength is the product of its
+ * shape's, its wide shape's and its features' values' weights. */
+typedef struct model_table {
+    int shape_count;
+    float rare_shape_gamma;  /* a shape not in the table */
+    const model_shape *shapes;
+    int wide_count;
+    float rare_wide_gamma;   /* a wide shape not in the table */
+    const model_wide *wides;
+    const float (*group_gammas)[MODEL_MAX_VALUES];
+} model_table;
+
+/* Learned from professional 19x19 games (model_data.c). */
+extern const model_table model_main;
+/* Corrections to model_main for the small boards, learned from the moves
+ * of tengen's own long searches on 9x9 (model_data9.c). */
+extern const model_table model_small;
 
 #endif

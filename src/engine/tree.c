@@ -216,7 +216,7 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
     features_board_init(&fb, b);
     for (int i = 0; i < count - 1; i++) {
         features_compute(b, &fb, moves[i], ctx->to_move, ctx->last2, fight, fights, &feat[i]);
-        gamma[i] = model_gamma(&feat[i]);
+        gamma[i] = model_gamma_for(&feat[i], b->size);
         sum += gamma[i];
     }
     double scale = sum > 0 ? (count - 1) / sum : 0;
