@@ -17,7 +17,7 @@
  * named *.sgf is one game (its main line; --player NAME: only the moves of
  * the player so named in PB or PW, and games without that player are left
  * out; games of another size than --size or with handicap stones too;
- * --player and --size apply to the files named after them).
+ * give --player and --size before the files they apply to).
  * Any other file is one game a line, as in the TYGEM files of the public
  * computer-go-dataset collection: anything, a tab, then the moves as
  * ";B[pd];W[dp];..." (no handicap stones); "B" or "W" before the tab means
