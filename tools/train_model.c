@@ -47,6 +47,7 @@
 #include "engine/engine_internal.h"
 #include "tengen/game.h"
 #include "tengen/sgf.h"
+#include "cli/cli_util.h"
 
 typedef struct candidate {
     uint32_t shape; /* compact shape id, 0 for a rare shape */
@@ -360,19 +361,12 @@ static void read_lines(records *r, const char *path)
  * two. */
 static void read_sgf(records *r, const char *path, const char *player)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t len;
+    char *data = cli_read_file(path, &len);
+    if (!data) {
         perror(path);
         exit(1);
     }
-    size_t len = 0, cap = 1 << 16;
-    char *data = resize(NULL, cap, 1);
-    for (size_t got; (got = fread(data + len, 1, cap - len, f)) > 0;) {
-        len += got;
-        if (len == cap)
-            data = resize(data, cap *= 2, 1);
-    }
-    fclose(f);
     tg_game *g = NULL;
     tg_sgf_info info;
     tg_sgf_error err;

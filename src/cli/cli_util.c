@@ -2,6 +2,7 @@
  * cli_util.c — helpers shared by the front ends (see cli_util.h).
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,4 +50,37 @@ void cli_print_board(FILE *out, const tg_game *g)
     char board[4096];
     tg_game_render(g, board, sizeof board);
     fprintf(out, "%s\n", board);
+}
+
+/* The whole file (or standard input for "-"), malloc'd; NULL with errno set. */
+char *cli_read_file(const char *path, size_t *length)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f)
+        return NULL;
+    size_t capacity = 1 << 16, n = 0;
+    char *data = malloc(capacity);
+    while (data) {
+        n += fread(data + n, 1, capacity - n, f);
+        if (n < capacity)
+            break;
+        char *bigger = capacity < SIZE_MAX / 2 ? realloc(data, capacity * 2) : NULL;
+        if (!bigger) {
+            free(data);
+            data = NULL;
+            errno = ENOMEM;
+            break;
+        }
+        data = bigger;
+        capacity *= 2;
+    }
+    if (data && ferror(f)) {
+        free(data);
+        data = NULL;
+        errno = EIO;
+    }
+    if (f != stdin)
+        fclose(f);
+    *length = n;
+    return data;
 }

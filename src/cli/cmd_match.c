@@ -486,27 +486,15 @@ static int load_openings(match_options *o, tg_openings *openings)
     memset(openings, 0, sizeof *openings);
     if (!o->openings_path)
         return 0;
-    FILE *f = fopen(o->openings_path, "rb");
-    if (!f) {
-        fprintf(stderr, "tengen match: cannot open %s: %s\n", o->openings_path, strerror(errno));
+    size_t len = 0;
+    char *text = cli_read_file(o->openings_path, &len);
+    if (!text) {
+        fprintf(stderr, "tengen match: cannot read %s: %s\n", o->openings_path, strerror(errno));
         return -1;
     }
-    size_t cap = 1 << 16, len = 0, got;
-    char *text = malloc(cap);
-    while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) {
-            char *bigger = realloc(text, cap *= 2);
-            if (!bigger)
-                free(text);
-            text = bigger;
-        }
-    }
-    fclose(f);
     char err[256] = "out of memory";
-    tg_status st = text ? tg_openings_parse(text, len, o->game.size, &o->game.rules,
-                                            o->opening_moves, openings, err, sizeof err)
-                        : TG_ERR_NO_MEMORY;
+    tg_status st =
+        tg_openings_parse(text, len, o->game.size, &o->game.rules, o->opening_moves, openings, err, sizeof err);
     free(text);
     if (st != TG_OK)
         fprintf(stderr, "tengen match: %s: %s\n", o->openings_path, err);

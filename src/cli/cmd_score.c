@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "tengen/score.h"
 #include "tengen/sgf.h"
@@ -91,35 +92,10 @@ static int parse_args(int argc, char **argv, score_options *o)
     return -1;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *data = malloc(cap);
-    while (data) {
-        n += fread(data + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *grown = realloc(data, cap *= 2);
-        if (!grown)
-            free(data);
-        data = grown;
-    }
-    if (ferror(f)) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *len = n;
-    return data;
-}
-
 static tg_game *load(const char *path)
 {
     size_t len;
-    char *data = read_file(path, &len);
+    char *data = cli_read_file(path, &len);
     if (!data) {
         fprintf(stderr, "tengen score: cannot read %s: %s\n", path, strerror(errno));
         return NULL;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "tengen/sgf.h"
 
@@ -26,39 +27,6 @@ static void usage(FILE *out)
             "           SGF.  FILE may be - for standard input.\n");
 }
 
-/* The whole file (or standard input for "-"), malloc'd; NULL with errno set. */
-static char *read_file(const char *path, size_t *length)
-{
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f)
-        return NULL;
-    size_t capacity = 1 << 16, n = 0;
-    char *data = malloc(capacity);
-    while (data) {
-        n += fread(data + n, 1, capacity - n, f);
-        if (n < capacity)
-            break;
-        char *bigger = capacity < SIZE_MAX / 2 ? realloc(data, capacity * 2) : NULL;
-        if (!bigger) {
-            free(data);
-            data = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        data = bigger;
-        capacity *= 2;
-    }
-    if (data && ferror(f)) {
-        free(data);
-        data = NULL;
-        errno = EIO;
-    }
-    if (f != stdin)
-        fclose(f);
-    *length = n;
-    return data;
-}
-
 static void report(const char *path, const tg_sgf_error *err)
 {
     fprintf(stderr, "%s:%d:%d: %s\n", path, err->line, err->column, err->message);
@@ -68,7 +36,7 @@ static void report(const char *path, const tg_sgf_error *err)
 static int check_file(const char *path, bool quiet)
 {
     size_t length;
-    char *data = read_file(path, &length);
+    char *data = cli_read_file(path, &length);
     if (!data) {
         fprintf(stderr, "%s: %s\n", path, strerror(errno));
         return 1;
@@ -120,7 +88,7 @@ static int normalize(int argc, char **argv)
         return 2;
     }
     size_t length;
-    char *data = read_file(argv[0], &length);
+    char *data = cli_read_file(argv[0], &length);
     if (!data) {
         fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
         return 1;
