@@ -192,6 +192,41 @@ static void test_playouts_break_a_false_seki(void **state)
     assert_true(dead >= n / 5);
 }
 
+/* The playout's first move from the model: only moves the playouts may
+ * play, the strong ones far more often than the rest. */
+static void test_model_move_draws_by_strength(void **state)
+{
+    (void)state;
+    model_init();
+    /* White's three stones D5 E5 F5 are in atari (liberty G5) after White
+     * F5; Black to move */
+    const char *rows[9] = {".........", ".........", ".........", "...XXX...", "..XOOO...",
+                           "...XXX...", ".........", ".........", "........."};
+    tg_board b;
+    setup(&b, rows, "F5");
+    int count[TG_MAX_POINTS] = {0}, n = 2000, candidates = 0;
+    for (int i = 0; i < b.npoints; i++)
+        candidates += b.color[i] == TG_EMPTY && policy_move_ok(&b, i, TG_BLACK);
+    tg_rng rng;
+    tg_rng_seed(&rng, 7);
+    for (int i = 0; i < n; i++) {
+        tg_point p = policy_model_move(&b, TG_BLACK, TG_NO_POINT, &rng);
+        assert_true(p != TG_PASS && policy_move_ok(&b, p, TG_BLACK));
+        count[p]++;
+    }
+    int capture = count[at(&b, "G5")];
+    print_message("the capture drawn %d times of %d among %d points\n", capture, n, candidates);
+    assert_true(capture > 10 * n / candidates);
+    assert_true(count[at(&b, "A1")] < capture / 10);
+
+    /* nothing but Black's own eyes left: no move for either side */
+    const char *full[9] = {"XXXXXXXXX", "XXXXXXXXX", "XXXXXXXXX", "XXXXXXXXX", "XXXXXXXXX",
+                           "XXXXXXXXX", "XXXXXXXXX", "XXXXXXXXX", ".X.XXXXXX"};
+    setup(&b, full, NULL);
+    assert_int_equal(policy_model_move(&b, TG_BLACK, TG_NO_POINT, &rng), TG_PASS);
+    assert_int_equal(policy_model_move(&b, TG_WHITE, TG_NO_POINT, &rng), TG_PASS);
+}
+
 static void test_empty_corner_points(void **state)
 {
     (void)state;
@@ -228,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_playout_kills_the_new_eye_space),
         cmocka_unit_test(test_sacrifices_that_kill),
         cmocka_unit_test(test_playouts_break_a_false_seki),
+        cmocka_unit_test(test_model_move_draws_by_strength),
         cmocka_unit_test(test_empty_corner_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

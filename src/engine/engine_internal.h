@@ -158,6 +158,14 @@ int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10]);
 /* The policy's move for c on b (TG_PASS when none). */
 tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng);
 
+/* A move for c drawn from the move model (model.c): every point the
+ * playouts may play (legal, not an own eye) with probability its strength
+ * over their sum; last2 is c's previous move (0 or less: none).  TG_PASS
+ * when there is none.  It costs a feature evaluation of every such point,
+ * an expansion's work: the search draws only the first move of a playout
+ * this way (search.c). */
+tg_point policy_model_move(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng);
+
 /* Area count of a finished playout: stones plus empty points all of whose
  * neighbours are one colour; Black minus White in half points.  owner[p]
  * (may be NULL) receives the colour that owns each point. */

@@ -21,7 +21,8 @@
  *      time: that is how false eyes and nakade happen; a chain of two to
  *      five whose capture leaves a dead eye space always may);
  *   5. pass when there is none.
- * Two passes end the playout, which is then counted by area; so does a
+ * (On the small boards the search draws a playout's first move from the
+ * move model instead: policy_model_move.)  Two passes end the playout, which is then counted by area; so does a
  * lead of a third of the board in stones (the mercy rule).  Simple ko
  * only and suicide never: superko and the ruleset's suicide option matter
  * for the moves the search plays, which the tree checks at its root.
@@ -385,6 +386,33 @@ tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng)
             return p;
     }
     return random_move(b, c, rng);
+}
+
+tg_point policy_model_move(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng)
+{
+    tg_point moves[TG_MAX_POINTS], fight[10];
+    double upto[TG_MAX_POINTS], sum = 0;
+    int n = 0;
+    int fights = policy_two_liberty_moves(b, c, fight);
+    features_board fb;
+    features_board_init(&fb, b);
+    for (int i = 0; i < b->empty_count; i++) {
+        tg_point p = b->empty[i];
+        if (!policy_move_ok(b, p, c))
+            continue;
+        move_features f;
+        features_compute(b, &fb, p, c, last2, fight, fights, &f);
+        sum += model_gamma_for(&f, b->size);
+        upto[n] = sum;
+        moves[n++] = p;
+    }
+    if (n == 0)
+        return TG_PASS;
+    double r = (double)(tg_rng_next(rng) >> 11) * 0x1p-53 * sum;
+    for (int i = 0; i < n - 1; i++)
+        if (r < upto[i])
+            return moves[i];
+    return moves[n - 1];
 }
 
 int policy_area_score(const tg_board *b, uint8_t *owner)
