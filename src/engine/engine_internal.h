@@ -161,9 +161,9 @@ tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng);
 /* A move for c drawn from the move model (model.c): every point the
  * playouts may play (legal, not an own eye) with probability its strength
  * over their sum; last2 is c's previous move (0 or less: none).  TG_PASS
- * when there is none.  It costs a feature evaluation of every such point,
- * an expansion's work: the search draws only the first move of a playout
- * this way (search.c). */
+ * when there is none.  After model_init.  It costs a feature evaluation of
+ * every such point, an expansion's work: the search draws only the first
+ * move of a playout this way (search.c). */
 tg_point policy_model_move(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng);
 
 /* Area count of a finished playout: stones plus empty points all of whose
