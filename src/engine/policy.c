@@ -22,8 +22,9 @@
  *      five whose capture leaves a dead eye space always may);
  *   5. pass when there is none.
  * (On the small boards the search draws a playout's first move from the
- * move model instead: policy_model_move.)  Two passes end the playout, which is then counted by area; so does a
- * lead of a third of the board in stones (the mercy rule).  Simple ko
+ * move model instead: policy_model_move.)  Two passes end the playout,
+ * which is then counted by area; so does a lead of a third of the board in
+ * stones (the mercy rule).  Simple ko
  * only and suicide never: superko and the ruleset's suicide option matter
  * for the moves the search plays, which the tree checks at its root.
  */
