@@ -764,87 +764,6 @@ static void test_search_two_threads(void **state)
     tg_game_free(g);
 }
 
-/* The search keeps one move of each set of moves that a symmetry of the
- * position maps onto each other: on an empty 7x7 board the ten moves up to
- * symmetry; with the symmetries of a diagonal left, one of each pair they
- * map onto each other; with none left, the images are back. */
-static int orbit_key(int size, tg_point p, unsigned transforms)
-{
-    int x0 = p % (size + 1) - 1, y0 = p / (size + 1) - 1, best = -1;
-    for (int t = 0; t < 8; t++) {
-        if (!(transforms >> t & 1))
-            continue;
-        int x = t & 1 ? size - 1 - x0 : x0, y = t & 2 ? size - 1 - y0 : y0;
-        int k = t & 4 ? x * size + y : y * size + x;
-        if (best < 0 || k < best)
-            best = k;
-    }
-    return best;
-}
-
-static int root_moves_up_to(tg_game *g, unsigned transforms, bool *duplicate)
-{
-    tg_search *s = search_new(1, 16 * MIB, 3);
-    tg_search_limits limits = playout_limit(1500);
-    tg_point move = tg_search_genmove(s, g, tg_game_to_move(g), &limits, false);
-    assert_legal_answer(g, tg_game_to_move(g), move, "symmetric position");
-    const tg_search_report *r = tg_search_last_report(s);
-    bool seen[TG_MAX_POINTS] = {false};
-    int points = 0;
-    *duplicate = false;
-    for (int i = 0; i < r->candidate_count; i++) {
-        if (r->candidates[i].move < 0)
-            continue;
-        int k = orbit_key(tg_game_size(g), r->candidates[i].move, transforms);
-        *duplicate |= seen[k];
-        seen[k] = true;
-        points++;
-    }
-    tg_search_free(s);
-    return points;
-}
-
-static void test_search_prunes_symmetric_moves(void **state)
-{
-    (void)state;
-    bool duplicate;
-    tg_game *g = empty_game(7);
-    int n = root_moves_up_to(g, 0xff, &duplicate);
-    assert_false(duplicate);
-    assert_true(n >= 8 && n <= 10);
-    tg_game_free(g);
-
-    /* C3 and E5 on 7x7: the mirrors in the two diagonals and the half turn */
-    g = game_of("chinese",
-                " 7 . . . . . . .\n"
-                " 6 . . . . . . .\n"
-                " 5 . . . . X . .\n"
-                " 4 . . . . . . .\n"
-                " 3 . . X . . . .\n"
-                " 2 . . . . . . .\n"
-                " 1 . . . . . . .\n",
-                TG_WHITE);
-    unsigned diagonal = 1u << 0 | 1u << 3 | 1u << 4 | 1u << 7;
-    n = root_moves_up_to(g, diagonal, &duplicate);
-    assert_false(duplicate);
-    assert_true(n >= 8);
-    tg_game_free(g);
-
-    /* no symmetry: mirrored moves are searched one by one again */
-    g = game_of("chinese",
-                " 7 . . . . . . .\n"
-                " 6 . . . . . . .\n"
-                " 5 . . . . X . .\n"
-                " 4 . . . . . . .\n"
-                " 3 . X . . . . .\n"
-                " 2 . . . . . . .\n"
-                " 1 . . . . . . .\n",
-                TG_WHITE);
-    (void)root_moves_up_to(g, diagonal, &duplicate);
-    assert_true(duplicate);
-    tg_game_free(g);
-}
-
 /* After a genmove and the opponent's answer (the reply the search expected
  * most), the next genmove starts from the kept subtree: its root's children
  * hold more visits than this decision's playouts.  Without reuse they never
@@ -991,7 +910,6 @@ int main(void)
         cmocka_unit_test(test_search_progress_can_stop),
         cmocka_unit_test(test_search_time_plan),
         cmocka_unit_test(test_search_two_threads),
-        cmocka_unit_test(test_search_prunes_symmetric_moves),
         cmocka_unit_test(test_search_tree_reuse),
         cmocka_unit_test(test_search_reuse_after_unrelated_positions),
         cmocka_unit_test(test_search_tiny_memory),

@@ -75,10 +75,6 @@ struct tg_search {
     int low_streak[3], low_at[3];
     float ownership[TG_MAX_POINTS];
     tg_rng rng;
-    /* the symmetries of the root position (bit t for transform t, 1..7):
-     * of the moves that are images of each other under them, the tree
-     * keeps one */
-    unsigned symmetries;
 };
 
 void tg_search_options_default(tg_search_options *opt)
@@ -227,56 +223,6 @@ static bool root_legal(void *ctx, tg_point p)
     return tg_game_check(s->game, s->to_move, p, TG_PLAY_ANY_ORDER) == TG_OK;
 }
 
-/* p under transform t (0..7) of the board: bit 0 mirrors the columns, bit
- * 1 the rows, bit 2 swaps them (the transpose). */
-static tg_point transform_point(const tg_board *b, tg_point p, int t)
-{
-    int x = tg_point_x(b, p), y = tg_point_y(b, p), last = b->size - 1;
-    if (t & 1)
-        x = last - x;
-    if (t & 2)
-        y = last - y;
-    return t & 4 ? tg_point_at(b, y, x) : tg_point_at(b, x, y);
-}
-
-/* The transforms (bit t) that leave the position as it is: its stones
- * and its ko point. */
-static unsigned board_symmetries(const tg_board *b)
-{
-    unsigned found = 0;
-    for (int t = 1; t < 8; t++) {
-        bool same = b->ko_point < 0 || transform_point(b, b->ko_point, t) == b->ko_point;
-        for (int y = 0; same && y < b->size; y++)
-            for (int x = 0; same && x < b->size; x++) {
-                tg_point p = tg_point_at(b, x, y);
-                same = b->color[p] == b->color[transform_point(b, p, t)];
-            }
-        if (same)
-            found |= 1u << t;
-    }
-    return found;
-}
-
-/* The root's children: the legal moves, but in a symmetric position only
- * the first of the moves that are images of each other (as KataGo prunes
- * its root), so that 1,000 playouts on an empty 9x9 board weigh 15 moves
- * instead of 81 that are 15.  An image forbidden by superko (the history
- * need not be symmetric) leaves the move in. */
-static bool root_child(void *ctx, tg_point p)
-{
-    const tg_search *s = ctx;
-    if (!root_legal(ctx, p))
-        return false;
-    for (int t = 1; s->symmetries >> t; t++) {
-        if (!(s->symmetries >> t & 1))
-            continue;
-        tg_point q = transform_point(&s->root_board, p, t);
-        if (q < p && root_legal(ctx, q))
-            return false;
-    }
-    return true;
-}
-
 /* The child of best value (RAVE blend of the priors, the node's own
  * results and its AMAF results). */
 static uint32_t select_child(const tree_pool *pool, const tree_node *node)
@@ -331,7 +277,7 @@ static int descend(worker *w, int *passes)
             if (depth > 0 && stat_get(&n->visits) < EXPAND_VISITS)
                 break;
             tg_point last2 = movers_previous(w);
-            tree_expand_context ctx = {&w->board, c, depth == 0 ? root_child : NULL, s, last2};
+            tree_expand_context ctx = {&w->board, c, depth == 0 ? root_legal : NULL, s, last2};
             if (!tree_expand(pool, node, &ctx))
                 break;
         }
@@ -593,7 +539,6 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     s->game = g;
     s->to_move = color;
     tg_board_copy(&s->root_board, tg_game_board(g));
-    s->symmetries = board_symmetries(&s->root_board);
     s->komi2 = rules->komi2 + 2 * tg_rules_handicap_points(rules, tg_game_handicap(g));
     s->base_passes = tg_game_to_move(g) == color ? tg_game_consecutive_passes(g) : 0;
     int n = tg_game_move_count(g);
