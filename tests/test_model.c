@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -454,6 +455,25 @@ static void test_tree_priors(void **state)
     assert_true(one >= 20);
     assert_true(two > one); /* the hand-set +30 against +20 */
     assert_true(self <= -20);
+
+    /* the PUCT term's probabilities: the model's strengths over their sum,
+     * none for the pass; the capture of two far above the self-atari */
+    const tree_node *r = tree_at(&pool, root);
+    uint32_t first = atomic_load(&((tree_node *)r)->first_child);
+    long total = 0;
+    unsigned capture = 0, self_atari = 0;
+    for (uint32_t i = 0; i < r->child_count; i++) {
+        const tree_node *c = tree_at(&pool, first + i);
+        total += c->policy;
+        if (c->move == TREE_PASS)
+            assert_int_equal(c->policy, 0);
+        if (c->move == at(&b, "H7"))
+            capture = c->policy;
+        if (c->move == at(&b, "E5"))
+            self_atari = c->policy;
+    }
+    assert_true(labs(total - 65535) <= r->child_count); /* rounding, half a unit a child */
+    assert_true(capture > 10 * self_atari);
     tree_pool_free(&pool);
 }
 

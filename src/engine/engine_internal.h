@@ -200,6 +200,7 @@ typedef struct tree_node {
     uint16_t child_count;
     uint16_t prior_visits;
     uint16_t prior_wins2;
+    uint16_t policy;               /* the move model's probability among its siblings, in 1/65535 */
 } tree_node;
 
 #define TREE_PASS 0

@@ -42,6 +42,14 @@
  * model (measured on 9x9 only: 19x19's cost, a feature evaluation of every
  * point per playout, is not measured against its gain there). */
 #define MODEL_FIRST_MOVE_MAX_SIZE 11
+/* Up to this size a child's value has AlphaGo's PUCT term added to it,
+ * PUCT_C * P * sqrt(N) / (1 + n), with P the move model's probability of the
+ * child among its siblings, N the parent's visits and n the child's: on
+ * 9x9 at 1,000 playouts a move against GNU Go it won 257 of 316 games
+ * (81%), the search without it 156 of 200 in the same hours (the README);
+ * 19x19 is not measured with it. */
+#define PUCT_C 0.2
+#define PUCT_MAX_SIZE 11
 #define MAX_DEPTH 400
 #define RESIGN_STREAK 3 /* searches in a row below the resignation threshold */
 #define MAX_THREADS 64
@@ -224,9 +232,11 @@ static bool root_legal(void *ctx, tg_point p)
 }
 
 /* The child of best value (RAVE blend of the priors, the node's own
- * results and its AMAF results). */
-static uint32_t select_child(const tree_pool *pool, const tree_node *node)
+ * results and its AMAF results, plus puct times the PUCT term's
+ * P sqrt(N) / (1 + n)). */
+static uint32_t select_child(const tree_pool *pool, const tree_node *node, double puct)
 {
+    double explore = puct * sqrt((double)stat_get((_Atomic uint32_t *)&node->visits)) * (1.0 / 65535);
     uint32_t first = atomic_load_explicit((_Atomic uint32_t *)&node->first_child, memory_order_acquire);
     uint32_t best = first;
     double best_value = -1;
@@ -244,6 +254,7 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node)
          * over one common denominator: one division instead of four */
         double den = rn + n + n * rn * (1.0 / RAVE_EQUIV);
         double value = den > 0 ? ((1 + rn * (1.0 / RAVE_EQUIV)) * w + rw) / den : 0.5;
+        value += explore * c->policy / (1.0 + stat_get(&c->visits));
         if (value > best_value) {
             best_value = value;
             best = first + i;
@@ -281,7 +292,7 @@ static int descend(worker *w, int *passes)
             if (!tree_expand(pool, node, &ctx))
                 break;
         }
-        uint32_t child = select_child(pool, n);
+        uint32_t child = select_child(pool, n, s->root_board.size <= PUCT_MAX_SIZE ? PUCT_C : 0);
         tree_node *ch = tree_at(pool, child);
         stat_add(&ch->visits, 1); /* the virtual loss */
         if (ch->move == TREE_PASS) {

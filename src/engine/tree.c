@@ -86,6 +86,7 @@ static void node_init(tree_node *n, tg_point move, tg_color color)
     n->child_count = 0;
     n->prior_visits = 0;
     n->prior_wins2 = 0;
+    n->policy = 0;
 }
 
 uint32_t tree_new_root(tree_pool *pool)
@@ -225,6 +226,7 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
         node_init(child, moves[i], ctx->to_move);
         bool pass = i == count - 1;
         set_priors(child, b, moves[i], pass ? NULL : &feat[i], pass ? 0 : gamma[i] * scale);
+        child->policy = (uint16_t)(pass || sum <= 0 ? 0 : 65535 * gamma[i] / sum + 0.5);
     }
     node->child_count = (uint16_t)count;
     /* publish: a thread that sees first_child sees the children too */
@@ -243,6 +245,7 @@ static void copy_stats(tree_node *to, const tree_node *from)
     atomic_init(&to->score_sum2, atomic_load((_Atomic int64_t *)&from->score_sum2));
     to->prior_visits = from->prior_visits;
     to->prior_wins2 = from->prior_wins2;
+    to->policy = from->policy;
 }
 
 uint32_t tree_copy(const tree_pool *from, uint32_t root, tree_pool *to)
