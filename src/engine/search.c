@@ -236,7 +236,7 @@ static bool root_legal(void *ctx, tg_point p)
  * P sqrt(N) / (1 + n)). */
 static uint32_t select_child(const tree_pool *pool, const tree_node *node, double puct)
 {
-    double explore = puct * sqrt((double)stat_get((_Atomic uint32_t *)&node->visits)) * (1.0 / 65535);
+    double explore = puct > 0 ? puct * sqrt((double)stat_get((_Atomic uint32_t *)&node->visits)) * (1.0 / 65535) : 0;
     uint32_t first = atomic_load_explicit((_Atomic uint32_t *)&node->first_child, memory_order_acquire);
     uint32_t best = first;
     double best_value = -1;
@@ -254,7 +254,8 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node, doubl
          * over one common denominator: one division instead of four */
         double den = rn + n + n * rn * (1.0 / RAVE_EQUIV);
         double value = den > 0 ? ((1 + rn * (1.0 / RAVE_EQUIV)) * w + rw) / den : 0.5;
-        value += explore * c->policy / (1.0 + stat_get(&c->visits));
+        if (explore > 0) /* not on the large boards: no division per child there */
+            value += explore * c->policy / (1.0 + stat_get(&c->visits));
         if (value > best_value) {
             best_value = value;
             best = first + i;
