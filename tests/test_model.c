@@ -410,23 +410,27 @@ static void test_model_ranks_moves_like_a_player(void **state)
     assert_true(model_gamma(&capture) > 10 * model_gamma(&edge));
 }
 
-/* The prior the tree gives the child of `vertex` when the root (Black to
- * move on b) is expanded: its won prior visits less its lost ones. */
-static double child_prior(const tree_pool *pool, uint32_t root, const tg_board *b, const char *vertex)
+/* The child of `vertex` of the expanded root. */
+static const tree_node *child_at(const tree_pool *pool, uint32_t root, const tg_board *b, const char *vertex)
 {
     const tree_node *r = tree_at(pool, root);
     uint32_t first = atomic_load(&((tree_node *)r)->first_child);
     assert_true(first != 0);
     tg_point p = at(b, vertex);
-    for (uint32_t i = 0; i < r->child_count; i++) {
-        const tree_node *c = tree_at(pool, first + i);
-        if (c->move == p) {
-            assert_true(c->prior_visits > 0);
-            return c->prior_wins2 - (double)c->prior_visits;
-        }
-    }
+    for (uint32_t i = 0; i < r->child_count; i++)
+        if (tree_at(pool, first + i)->move == p)
+            return tree_at(pool, first + i);
     fail_msg("no child at %s", vertex);
-    return 0;
+    return NULL;
+}
+
+/* The prior the tree gives the child of `vertex` when the root (Black to
+ * move on b) is expanded: its won prior visits less its lost ones. */
+static double child_prior(const tree_pool *pool, uint32_t root, const tg_board *b, const char *vertex)
+{
+    const tree_node *c = child_at(pool, root, b, vertex);
+    assert_true(c->prior_visits > 0);
+    return c->prior_wins2 - (double)c->prior_visits;
 }
 
 /* The tree's priors (tree.c), model and hand-set together, read from the
@@ -461,19 +465,14 @@ static void test_tree_priors(void **state)
     const tree_node *r = tree_at(&pool, root);
     uint32_t first = atomic_load(&((tree_node *)r)->first_child);
     long total = 0;
-    unsigned capture = 0, self_atari = 0;
     for (uint32_t i = 0; i < r->child_count; i++) {
         const tree_node *c = tree_at(&pool, first + i);
         total += c->policy;
         if (c->move == TREE_PASS)
             assert_int_equal(c->policy, 0);
-        if (c->move == at(&b, "H7"))
-            capture = c->policy;
-        if (c->move == at(&b, "E5"))
-            self_atari = c->policy;
     }
     assert_true(labs(total - 65535) <= r->child_count); /* rounding, half a unit a child */
-    assert_true(capture > 10 * self_atari);
+    assert_true(child_at(&pool, root, &b, "H7")->policy > 10 * child_at(&pool, root, &b, "E5")->policy);
     tree_pool_free(&pool);
 }
 

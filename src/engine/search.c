@@ -236,7 +236,8 @@ static bool root_legal(void *ctx, tg_point p)
  * P sqrt(N) / (1 + n)). */
 static uint32_t select_child(const tree_pool *pool, const tree_node *node, double puct)
 {
-    double explore = puct > 0 ? puct * sqrt((double)stat_get((_Atomic uint32_t *)&node->visits)) * (1.0 / 65535) : 0;
+    double visits = stat_get((_Atomic uint32_t *)&node->visits);
+    double explore = puct > 0 ? puct * sqrt(visits) * (1.0 / 65535) : 0;
     uint32_t first = atomic_load_explicit((_Atomic uint32_t *)&node->first_child, memory_order_acquire);
     uint32_t best = first;
     double best_value = -1;
