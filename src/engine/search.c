@@ -45,9 +45,9 @@
 /* Up to this size a child's value has AlphaGo's PUCT term added to it,
  * PUCT_C * P * sqrt(N) / (1 + n), with P the move model's probability of the
  * child among its siblings, N the parent's visits and n the child's: on
- * 9x9 at 1,000 playouts a move against GNU Go it won 257 of 316 games
- * (81%), the search without it 156 of 200 in the same hours (the README);
- * 19x19 is not measured with it. */
+ * 9x9 at 1,000 playouts a move against GNU Go it won 421 of 516 games in
+ * three samples (81.6%), the search without it 156 of 200 beside the first
+ * (the README); 19x19 is not measured with it. */
 #define PUCT_C 0.2
 #define PUCT_MAX_SIZE 11
 #define MAX_DEPTH 400
@@ -236,8 +236,7 @@ static bool root_legal(void *ctx, tg_point p)
  * P sqrt(N) / (1 + n)). */
 static uint32_t select_child(const tree_pool *pool, const tree_node *node, double puct)
 {
-    double visits = stat_get((_Atomic uint32_t *)&node->visits);
-    double explore = puct > 0 ? puct * sqrt(visits) * (1.0 / 65535) : 0;
+    double explore = puct > 0 ? puct * sqrt(stat_get((_Atomic uint32_t *)&node->visits)) * (1.0 / 65535) : 0;
     uint32_t first = atomic_load_explicit((_Atomic uint32_t *)&node->first_child, memory_order_acquire);
     uint32_t best = first;
     double best_value = -1;
@@ -283,6 +282,7 @@ static int descend(worker *w, int *passes)
     uint32_t node = s->root;
     tg_color c = s->to_move;
     int depth = 0;
+    const double puct = s->root_board.size <= PUCT_MAX_SIZE ? PUCT_C : 0;
     w->path[0] = node;
     while (depth < MAX_DEPTH && *passes < 2) {
         tree_node *n = tree_at(pool, node);
@@ -294,7 +294,7 @@ static int descend(worker *w, int *passes)
             if (!tree_expand(pool, node, &ctx))
                 break;
         }
-        uint32_t child = select_child(pool, n, s->root_board.size <= PUCT_MAX_SIZE ? PUCT_C : 0);
+        uint32_t child = select_child(pool, n, puct);
         tree_node *ch = tree_at(pool, child);
         stat_add(&ch->visits, 1); /* the virtual loss */
         if (ch->move == TREE_PASS) {
