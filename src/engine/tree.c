@@ -6,8 +6,7 @@
  * Priors are virtual results given to a child when it is created, so the
  * first playouts go to the moves a Go player would look at first:
  *   every move      10 visits at 50%   (so no single playout decides)
- *   the move model  MODEL_PRIOR_VISITS visits (MODEL_PRIOR_VISITS_SMALL up
- *                   to 11x11) at r^a / (r^a + 1), where r
+ *   the move model  MODEL_PRIOR_VISITS visits at r^a / (r^a + 1), where r
  *                   is the move's strength (model.c: shape, distance to the
  *                   last two moves, line, captures, escapes and ataris with
  *                   their ladders, self-atari) over the mean of its
@@ -148,15 +147,6 @@ static void tactical_priors(tree_node *n, const move_features *f)
 #ifndef MODEL_PRIOR_VISITS
 #define MODEL_PRIOR_VISITS 20  /* 40: +14 Elo against the hand priors, 20: +78 */
 #endif
-/* On the small boards, where the search's PUCT term (search.c) already
- * steers the visits by the model's probability, the model's prior counts
- * half as much: against GNU Go at 1,000 playouts a move on 9x9, 10 visits
- * won 172 of 200 and ... where 20 won 160 of 200 in the same hours (the
- * README). 19x19, without the PUCT term, keeps 20 (not measured). */
-#ifndef MODEL_PRIOR_VISITS_SMALL
-#define MODEL_PRIOR_VISITS_SMALL 10
-#endif
-#define MODEL_PRIOR_SMALL_MAX_SIZE 11
 #ifndef MODEL_PRIOR_SLOPE
 #define MODEL_PRIOR_SLOPE 0.5  /* 1: +31 Elo against the hand priors, 0.5: +78 */
 #endif
@@ -172,9 +162,8 @@ static void set_priors(tree_node *n, const tg_board *b, tg_point p, const move_f
     }
     /* sqrt, not pow: pow cost 3% of a 19x19 search */
     double ra = MODEL_PRIOR_SLOPE == 0.5 ? sqrt(r) : pow(r, MODEL_PRIOR_SLOPE);
-    int visits = b->size <= MODEL_PRIOR_SMALL_MAX_SIZE ? MODEL_PRIOR_VISITS_SMALL : MODEL_PRIOR_VISITS;
-    n->prior_visits = (uint16_t)(n->prior_visits + visits);
-    n->prior_wins2 = (uint16_t)(n->prior_wins2 + (int)(2 * visits * ra / (ra + 1) + 0.5));
+    n->prior_visits = (uint16_t)(n->prior_visits + MODEL_PRIOR_VISITS);
+    n->prior_wins2 = (uint16_t)(n->prior_wins2 + (int)(2 * MODEL_PRIOR_VISITS * ra / (ra + 1) + 0.5));
     tactical_priors(n, f);
     if (pattern_match(b, p))
         prior_add(n, 10, true);
