@@ -19,11 +19,13 @@
  * then a summary line a game: the largest overestimate (SHORT_WR - LONG_WR)
  * and the largest fall of LONG_WR from one of the player's moves to its next.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "cli/cli_util.h"
 #include "tengen/search.h"
 #include "tengen/sgf.h"
 
@@ -34,29 +36,6 @@ typedef struct review_options {
     uint64_t seed;
     int from;
 } review_options;
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *data = malloc(cap);
-    while (data) {
-        n += fread(data + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *more = realloc(data, cap *= 2);
-        if (!more) {
-            free(data);
-            data = NULL;
-        }
-        data = more;
-    }
-    fclose(f);
-    *len = n;
-    return data;
-}
 
 /* The search's best move and its winrate, and the winrate of `played`
  * (< 0 when the search gave it fewer than 20 visits). */
@@ -77,9 +56,9 @@ static void search_position(tg_search *s, const tg_game *g, tg_color c, int play
 static int review_game(const char *path, const review_options *o, tg_search *s)
 {
     size_t len;
-    char *data = read_file(path, &len);
+    char *data = cli_read_file(path, &len);
     if (!data) {
-        fprintf(stderr, "bench_review: cannot read %s\n", path);
+        fprintf(stderr, "bench_review: cannot read %s: %s\n", path, strerror(errno));
         return 1;
     }
     tg_game *full;
@@ -155,6 +134,12 @@ static int review_game(const char *path, const review_options *o, tg_search *s)
     return 0;
 }
 
+static int bad_value(const char *option, const char *value)
+{
+    fprintf(stderr, "bench_review: bad value '%s' for %s\n", value, option);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     review_options o = {"tengen", TG_EMPTY, 1000, 20000, 5, 0};
@@ -171,15 +156,21 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench_review: --color takes B or W\n");
                 return 2;
             }
-        } else if (!strcmp(a, "--short") && more)
-            o.short_playouts = atoi(argv[++i]);
-        else if (!strcmp(a, "--long") && more)
-            o.long_playouts = atoi(argv[++i]);
-        else if (!strcmp(a, "--seed") && more)
-            o.seed = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(a, "--from") && more)
-            o.from = atoi(argv[++i]);
-        else if (a[0] == '-') {
+        } else if (!strcmp(a, "--short") && more) {
+            if (cli_parse_int(argv[++i], 1, 100000000, &o.short_playouts))
+                return bad_value(a, argv[i]);
+        } else if (!strcmp(a, "--long") && more) {
+            if (cli_parse_int(argv[++i], 1, 100000000, &o.long_playouts))
+                return bad_value(a, argv[i]);
+        } else if (!strcmp(a, "--seed") && more) {
+            int seed;
+            if (cli_parse_int(argv[++i], 0, 2147483647, &seed))
+                return bad_value(a, argv[i]);
+            o.seed = (uint64_t)seed;
+        } else if (!strcmp(a, "--from") && more) {
+            if (cli_parse_int(argv[++i], 0, 100000, &o.from))
+                return bad_value(a, argv[i]);
+        } else if (a[0] == '-') {
             fprintf(stderr, "usage: bench_review [--player NAME] [--color B|W] [--short N] [--long N] "
                             "[--seed S] [--from MOVE] FILE.sgf...\n");
             return 2;
@@ -188,8 +179,8 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if (first >= argc || o.short_playouts < 1 || o.long_playouts < 1 || o.from < 0) {
-        fprintf(stderr, "bench_review: give SGF files, and budgets of 1 playout or more\n");
+    if (first >= argc) {
+        fprintf(stderr, "bench_review: no SGF file given\n");
         return 2;
     }
     tg_search_options opt;

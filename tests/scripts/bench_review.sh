@@ -62,5 +62,17 @@ check "a broken file: where" $? "$out"
 status=$?
 check "no file: exit 2" $([ $status -eq 2 ]; echo $?) "status $status"
 
+out=$("$review" --short 10x "$game" 2>&1)
+status=$?
+check "a bad budget: exit 2" $([ $status -eq 2 ]; echo $?) "status $status"
+grep -q "bad value '10x' for --short" <<<"$out"
+check "a bad budget: says so" $? "$out"
+
+out=$("$review" "$tmp/missing.sgf" 2>&1)
+status=$?
+check "a missing file: exit 1" $([ $status -eq 1 ]; echo $?) "status $status"
+grep -q "cannot read .*missing.sgf: No such file" <<<"$out"
+check "a missing file: says why" $? "$out"
+
 [ "$failures" -eq 0 ] && echo "all bench_review checks passed"
 exit $((failures > 0))
