@@ -90,9 +90,16 @@ static int review_game(const char *path, const review_options *o, tg_search *s)
         const tg_move *m = tg_game_move(full, k);
         if (m->color != color)
             continue;
+        /* the position before move k: the record replayed again up to it,
+         * under its own rules and setup (the parse is nothing beside the
+         * searches) */
         tg_game *g;
-        if (tg_sgf_load_game(data, len, k, &g, NULL, &err) != TG_OK)
-            break;
+        if (tg_sgf_load_game(data, len, k, &g, NULL, &err) != TG_OK) {
+            fprintf(stderr, "bench_review: %s: cannot replay to move %d: %s\n", path, k, err.message);
+            tg_game_free(full);
+            free(data);
+            return 1;
+        }
         const tg_board *b = tg_game_board(g);
         tg_point sbest, lbest;
         double swr, lwr, spl, lpl;
