@@ -61,7 +61,9 @@
 #ifndef FIRST_MOVE_AMAF_K
 #define FIRST_MOVE_AMAF_K 10.0
 #endif
+#ifndef FIRST_MOVE_AMAF_PSEUDO
 #define FIRST_MOVE_AMAF_PSEUDO 10.0
+#endif
 #define MAX_DEPTH 400
 #define RESIGN_STREAK 3 /* searches in a row below the resignation threshold */
 #define MAX_THREADS 64
