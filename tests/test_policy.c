@@ -192,18 +192,23 @@ static void test_playouts_break_a_false_seki(void **state)
     assert_true(dead >= n / 5);
 }
 
+/* White's three stones D5 E5 F5 in atari (liberty G5) after White F5,
+ * Black to move, with the move model loaded. */
+static void setup_white_in_atari(tg_board *b)
+{
+    model_init();
+    const char *rows[9] = {".........", ".........", ".........", "...XXX...", "..XOOO...",
+                           "...XXX...", ".........", ".........", "........."};
+    setup(b, rows, "F5");
+}
+
 /* The playout's first move from the model: only moves the playouts may
  * play, the strong ones far more often than the rest. */
 static void test_model_move_draws_by_strength(void **state)
 {
     (void)state;
-    model_init();
-    /* White's three stones D5 E5 F5 are in atari (liberty G5) after White
-     * F5; Black to move */
-    const char *rows[9] = {".........", ".........", ".........", "...XXX...", "..XOOO...",
-                           "...XXX...", ".........", ".........", "........."};
     tg_board b;
-    setup(&b, rows, "F5");
+    setup_white_in_atari(&b);
     int count[TG_MAX_POINTS] = {0}, n = 2000, candidates = 0;
     for (int i = 0; i < b.npoints; i++)
         candidates += b.color[i] == TG_EMPTY && policy_move_ok(&b, i, TG_BLACK);
@@ -233,11 +238,8 @@ static void test_model_move_draws_by_strength(void **state)
 static void test_model_move_weighted(void **state)
 {
     (void)state;
-    model_init();
-    const char *rows[9] = {".........", ".........", ".........", "...XXX...", "..XOOO...",
-                           "...XXX...", ".........", ".........", "........."};
     tg_board b;
-    setup(&b, rows, "F5");
+    setup_white_in_atari(&b);
     float weight[TG_MAX_POINTS];
     for (int i = 0; i < TG_MAX_POINTS; i++)
         weight[i] = 1.0f;
