@@ -192,23 +192,18 @@ static void test_playouts_break_a_false_seki(void **state)
     assert_true(dead >= n / 5);
 }
 
-/* White's three stones D5 E5 F5 in atari (liberty G5) after White F5,
- * Black to move, with the move model loaded. */
-static void setup_white_in_atari(tg_board *b)
-{
-    model_init();
-    const char *rows[9] = {".........", ".........", ".........", "...XXX...", "..XOOO...",
-                           "...XXX...", ".........", ".........", "........."};
-    setup(b, rows, "F5");
-}
-
 /* The playout's first move from the model: only moves the playouts may
  * play, the strong ones far more often than the rest. */
 static void test_model_move_draws_by_strength(void **state)
 {
     (void)state;
+    model_init();
+    /* White's three stones D5 E5 F5 are in atari (liberty G5) after White
+     * F5; Black to move */
+    const char *rows[9] = {".........", ".........", ".........", "...XXX...", "..XOOO...",
+                           "...XXX...", ".........", ".........", "........."};
     tg_board b;
-    setup_white_in_atari(&b);
+    setup(&b, rows, "F5");
     int count[TG_MAX_POINTS] = {0}, n = 2000, candidates = 0;
     for (int i = 0; i < b.npoints; i++)
         candidates += b.color[i] == TG_EMPTY && policy_move_ok(&b, i, TG_BLACK);
@@ -230,42 +225,6 @@ static void test_model_move_draws_by_strength(void **state)
     setup(&b, full, NULL);
     assert_int_equal(policy_model_move(&b, TG_BLACK, TG_NO_POINT, &rng), TG_PASS);
     assert_int_equal(policy_model_move(&b, TG_WHITE, TG_NO_POINT, &rng), TG_PASS);
-}
-
-/* The weights multiply the model's strengths: a point weighted 0 is never
- * drawn, one weighted high is drawn far more often, and NULL draws as the
- * model alone. */
-static void test_model_move_weighted(void **state)
-{
-    (void)state;
-    tg_board b;
-    setup_white_in_atari(&b);
-    float weight[TG_MAX_POINTS];
-    for (int i = 0; i < TG_MAX_POINTS; i++)
-        weight[i] = 1.0f;
-    tg_point capture = at(&b, "G5"), open = at(&b, "C7");
-    tg_rng rng, again;
-    int plain = 0, n = 2000;
-    tg_rng_seed(&rng, 11);
-    for (int i = 0; i < n; i++)
-        plain += policy_model_move_weighted(&b, TG_BLACK, TG_NO_POINT, weight, &rng) == open;
-    weight[capture] = 0.0f;
-    weight[open] = 100.0f;
-    int weighted = 0;
-    for (int i = 0; i < n; i++) {
-        tg_point p = policy_model_move_weighted(&b, TG_BLACK, TG_NO_POINT, weight, &rng);
-        assert_true(p != TG_PASS && policy_move_ok(&b, p, TG_BLACK));
-        assert_int_not_equal(p, capture);
-        weighted += p == open;
-    }
-    print_message("C7 drawn %d times of %d at weight 1, %d at weight 100\n", plain, n, weighted);
-    assert_true(weighted > 10 * plain + 20);
-    /* without weights the draw is the model's, move for move */
-    tg_rng_seed(&rng, 12);
-    tg_rng_seed(&again, 12);
-    for (int i = 0; i < 200; i++)
-        assert_int_equal(policy_model_move_weighted(&b, TG_BLACK, TG_NO_POINT, NULL, &rng),
-                         policy_model_move(&b, TG_BLACK, TG_NO_POINT, &again));
 }
 
 static void test_empty_corner_points(void **state)
@@ -305,7 +264,6 @@ int main(void)
         cmocka_unit_test(test_sacrifices_that_kill),
         cmocka_unit_test(test_playouts_break_a_false_seki),
         cmocka_unit_test(test_model_move_draws_by_strength),
-        cmocka_unit_test(test_model_move_weighted),
         cmocka_unit_test(test_empty_corner_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -165,9 +165,6 @@ tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng);
  * every such point, an expansion's work: the search draws only the first
  * move of a playout this way (search.c). */
 tg_point policy_model_move(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng);
-/* The same with each point's strength multiplied by weight[p] (NULL: 1). */
-tg_point policy_model_move_weighted(const tg_board *b, tg_color c, tg_point last2, const float *weight,
-                                    tg_rng *rng);
 
 /* Area count of a finished playout: stones plus empty points all of whose
  * neighbours are one colour; Black minus White in half points.  owner[p]

@@ -391,12 +391,6 @@ tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng)
 
 tg_point policy_model_move(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng)
 {
-    return policy_model_move_weighted(b, c, last2, NULL, rng);
-}
-
-tg_point policy_model_move_weighted(const tg_board *b, tg_color c, tg_point last2, const float *weight,
-                                    tg_rng *rng)
-{
     tg_point moves[TG_MAX_POINTS], fight[10];
     double upto[TG_MAX_POINTS], sum = 0;
     int n = 0;
@@ -409,7 +403,7 @@ tg_point policy_model_move_weighted(const tg_board *b, tg_color c, tg_point last
             continue;
         move_features f;
         features_compute(b, &fb, p, c, last2, fight, fights, &f);
-        sum += model_gamma_for(&f, b->size) * (weight ? weight[p] : 1.0f);
+        sum += model_gamma_for(&f, b->size);
         upto[n] = sum;
         moves[n++] = p;
     }

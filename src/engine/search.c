@@ -12,9 +12,8 @@
  *
  * both counted with the child's priors (tree.c).  A leaf visited
  * EXPAND_VISITS times is expanded; from the leaf a playout (policy.c) plays
- * the game out, its first move drawn on the small boards from the move
- * model weighted by the AMAF statistics two plies up, and the area count
- * decides it.  Every node on the path gets
+ * the game out, its first move drawn from the move model on the small
+ * boards, and the area count decides it.  Every node on the path gets
  * the result, and every child of a node on the path whose move its player
  * played first later in the iteration gets it as an AMAF result.
  *
@@ -51,19 +50,6 @@
  * (the README); 19x19 is not measured with it. */
 #define PUCT_C 0.2
 #define PUCT_MAX_SIZE 11
-/* With the first move from the model, its strengths are multiplied by
- * exp(FIRST_MOVE_AMAF_K * (a - mean)), a a move's AMAF winrate at the
- * nearest node above the leaf whose children are the same player's moves
- * (two plies up) and mean theirs together; a is drawn towards mean by
- * FIRST_MOVE_AMAF_PSEUDO visits at it (the README: 334 of 400 on 9x9 at
- * 1,000 playouts a move against GNU Go, 83.5%; at 5 and 20, 76.7% and
- * 77.5%). */
-#ifndef FIRST_MOVE_AMAF_K
-#define FIRST_MOVE_AMAF_K 10.0
-#endif
-#ifndef FIRST_MOVE_AMAF_PSEUDO
-#define FIRST_MOVE_AMAF_PSEUDO 10.0
-#endif
 #define MAX_DEPTH 400
 #define RESIGN_STREAK 3 /* searches in a row below the resignation threshold */
 #define MAX_THREADS 64
@@ -233,7 +219,6 @@ typedef struct worker {
     uint32_t stamp[TG_MAX_POINTS];  /* AMAF: iteration that set first_color */
     uint8_t first_color[TG_MAX_POINTS];
     uint32_t iteration;
-    float weight[TG_MAX_POINTS];    /* the playout's first move's weights */
     /* ownership sums, read by the controlling thread while the search runs
      * (relaxed atomics: plain loads and stores on the usual machines) */
     _Atomic int32_t ownership[TG_MAX_POINTS];
@@ -365,47 +350,6 @@ static void back_up(worker *w, int depth, int margin2)
     }
 }
 
-/* The weights of the playout's first move from the leaf at w->path[depth]
- * (next to play there), or NULL: what the search has learnt of next's moves
- * two plies up, where the grandparent's children are next's moves and
- * their AMAF statistics count every playout through it in which next played
- * the point first.  A point's AMAF winrate, drawn towards the mean of its
- * siblings, against that mean: a point the search has seen win more often
- * is drawn more often, as in Poolrave (Rimmel, Teytaud, Lee, Yen, Wang and
- * Tsai, "Biasing Monte-Carlo simulations through RAVE values", 2010), but
- * as a factor on the model's strengths instead of a pool beside them. */
-static const float *first_move_weights(worker *w, int depth)
-{
-    if (depth < 2)
-        return NULL;
-    const tree_pool *pool = active_pool(w->search);
-    const tree_node *g = tree_at(pool, w->path[depth - 2]);
-    uint32_t first = stat_get((_Atomic uint32_t *)&g->first_child);
-    if (!first)
-        return NULL;
-    double wins = 0, visits = 0;
-    for (uint32_t k = 0; k < g->child_count; k++) {
-        const tree_node *c = tree_at(pool, first + k);
-        wins += stat_get((_Atomic uint32_t *)&c->amaf_wins2) * 0.5;
-        visits += stat_get((_Atomic uint32_t *)&c->amaf_visits);
-    }
-    if (visits <= 0)
-        return NULL;
-    double mean = wins / visits;
-    for (int p = 0; p < w->board.npoints; p++)
-        w->weight[p] = 1.0f;
-    for (uint32_t k = 0; k < g->child_count; k++) {
-        const tree_node *c = tree_at(pool, first + k);
-        if (c->move == TREE_PASS)
-            continue;
-        double n = stat_get((_Atomic uint32_t *)&c->amaf_visits);
-        double a = (stat_get((_Atomic uint32_t *)&c->amaf_wins2) * 0.5 + FIRST_MOVE_AMAF_PSEUDO * mean) /
-                   (n + FIRST_MOVE_AMAF_PSEUDO);
-        w->weight[c->move] = (float)exp(FIRST_MOVE_AMAF_K * (a - mean));
-    }
-    return w->weight;
-}
-
 static void iterate(worker *w)
 {
     tg_search *s = w->search;
@@ -421,10 +365,8 @@ static void iterate(worker *w)
         /* the leaf's first move from the move model: the reply to the
          * tree's last move decides most of what a playout says about the
          * leaf, and the model (shape, tactics, 43% of a long search's
-         * moves on 9x9) picks it far better than the playout's rules,
-         * the more so with what the search has learnt two plies up */
-        tg_point p = policy_model_move_weighted(&w->board, next, movers_previous(w),
-                                                first_move_weights(w, depth), &w->rng);
+         * moves on 9x9) picks it far better than the playout's rules */
+        tg_point p = policy_model_move(&w->board, next, movers_previous(w), &w->rng);
         if (p != TG_PASS) {
             tg_board_play(&w->board, p, next);
             w->moves.point[w->moves.count] = (uint16_t)p;
