@@ -2,7 +2,9 @@
  * search_speed.c — playouts per second of the tree search (tengen/search.h)
  * on the empty 9x9 and 19x19 boards with 1 and 2 threads, beside the raw
  * light playouts of the board on one thread, so the cost of the search's
- * knowledge (policy, priors, tree) reads as a ratio.  A benchmark: it
+ * knowledge (policy, priors, tree) reads as a ratio.  On 9x9, where the
+ * learned value function judges the leaves too, the search without it is
+ * measured beside (`_novalue`), so that its cost reads as a ratio as well.  A benchmark: it
  * prints figures, one a line as `name value unit`, and asserts nothing.
  *
  * usage: bench_search_speed [seconds per figure, default 3]
@@ -37,11 +39,12 @@ static double light_playouts(int size, double seconds)
     return (double)n / t;
 }
 
-static double search_playouts(int size, int threads, double seconds)
+static double search_playouts(int size, int threads, double seconds, bool value)
 {
     tg_search_options opt;
     tg_search_options_default(&opt);
     opt.threads = threads;
+    opt.value_function = value;
     opt.resign_threshold = 0;
     tg_search *s = tg_search_new(&opt);
     tg_rules rules;
@@ -72,9 +75,15 @@ int main(int argc, char **argv)
         double light = light_playouts(size, seconds);
         printf("light_playouts_%dx%d %.0f playouts/s\n", size, size, light);
         for (int threads = 1; threads <= 2; threads++) {
-            double rate = search_playouts(size, threads, seconds);
+            double rate = search_playouts(size, threads, seconds, true);
             printf("search_%dx%d_%dt %.0f playouts/s (%.3f of light)\n", size, size, threads, rate,
                    rate / light);
+            if (size == 9) {
+                double plain = search_playouts(size, threads, seconds, false);
+                printf("search_%dx%d_%dt_novalue %.0f playouts/s (%.3f of light; the value function's "
+                       "cost: %.3f)\n",
+                       size, size, threads, plain, plain / light, rate / plain);
+            }
         }
     }
     return 0;

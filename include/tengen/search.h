@@ -22,6 +22,8 @@ typedef struct tg_search_options {
                                  row, past a quarter of the board (0: never) */
     uint64_t seed;
     bool reuse_tree;          /* keep the subtree of the new position */
+    bool value_function;      /* judge leaves by the learned value function too, where one
+                                 was trained for the board size and komi */
 } tg_search_options;
 
 /* 1 thread, 256 MiB, resign below 10%, seed 1, tree reuse on. */

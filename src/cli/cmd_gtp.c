@@ -52,6 +52,9 @@ static void usage(FILE *out)
             "                  default: 0.1)\n"
             "  --lag S         seconds kept in reserve on every move for the lag between\n"
             "                  the controller's clock and ours (default: 0.3)\n"
+            "  --value on|off  the learned value function beside the playouts, where one\n"
+            "                  was trained for the board and komi (9x9, komi 7.5;\n"
+            "                  default: on)\n"
             "  --player NAME   mcts (the tree search, default) or baseline (the flat\n"
             "                  Monte-Carlo player of the core, fast, for tests)\n"
             "  -h, --help      show this help\n\n"
@@ -194,6 +197,10 @@ static bool parse_search_option(int argc, char **argv, int *i, gtp_player_config
             fprintf(stderr, "tengen gtp: --resign-threshold must be 0..1\n");
         else
             cfg->search.resign_threshold = x;
+    } else if ((v = option_value(argc, argv, i, "--value", &missing))) {
+        cfg->search.value_function = !strcmp(v, "on");
+        if (!(*ok = cfg->search.value_function || !strcmp(v, "off")))
+            fprintf(stderr, "tengen gtp: --value must be on or off\n");
     } else if ((v = option_value(argc, argv, i, "--player", &missing))) {
         cfg->baseline = !strcmp(v, "baseline");
         if (!(*ok = cfg->baseline || !strcmp(v, "mcts")))

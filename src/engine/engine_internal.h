@@ -10,6 +10,7 @@
  *              tactics) that the learned move model weighs
  *   model.c    the move model: the learned weights (model_data.c, written
  *              by tools/train_model) and a move's strength from them
+ *   value.c    the learned value function (value.h)
  *   tree.c     the search tree: node pool, expansion with priors, reuse
  *   search.c   UCT with RAVE, threads, time, the answer to genmove
  */
@@ -193,6 +194,9 @@ typedef struct tree_node {
     _Atomic uint32_t amaf_visits;
     _Atomic uint32_t amaf_wins2;
     _Atomic int64_t score_sum2;    /* sum of final margins, half points, mover's view */
+    /* sum, over the results in wins2, of the value function's winrate of
+     * the iteration's leaf for the mover, in 1/VALUE_UNIT (below) */
+    _Atomic uint32_t value_sum;
     _Atomic uint32_t first_child;  /* pool index; 0 while not expanded */
     _Atomic uint8_t expanding;     /* set by the one thread expanding it */
     uint8_t color;                 /* who played move */
@@ -201,7 +205,23 @@ typedef struct tree_node {
     uint16_t prior_visits;
     uint16_t prior_wins2;
     uint16_t policy;               /* the move model's probability among its siblings, in 1/65535 */
+    /* the value function's winrate of this position for the side to move
+     * at it, in 1/65534, plus one; 0 while not evaluated */
+    _Atomic uint16_t leaf_value;
 } tree_node;
+
+#define VALUE_UNIT 1024
+
+/* The node's wins (for the mover): the playouts' results and, at weight
+ * lambda, the value function's verdicts on the leaves below it. */
+static inline double node_wins(const tree_node *n, double lambda)
+{
+    double w = atomic_load_explicit((_Atomic uint32_t *)&n->wins2, memory_order_relaxed) * 0.5;
+    if (lambda <= 0)
+        return w;
+    double v = atomic_load_explicit((_Atomic uint32_t *)&n->value_sum, memory_order_relaxed) * (1.0 / VALUE_UNIT);
+    return (1 - lambda) * w + lambda * v;
+}
 
 #define TREE_PASS 0
 

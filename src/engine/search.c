@@ -15,7 +15,11 @@
  * the game out, its first move drawn from the move model on the small
  * boards, and the area count decides it.  Every node on the path gets
  * the result, and every child of a node on the path whose move its player
- * played first later in the iteration gets it as an AMAF result.
+ * played first later in the iteration gets it as an AMAF result.  Where a
+ * value function was trained for the board and komi (value.h), the leaf
+ * is also judged by it, once per node, and each node on the path gets
+ * that verdict beside the playout's result, at weight VALUE_LAMBDA in its
+ * value (AlphaGo's mixing; the AMAF statistics stay the playouts').
  *
  * Threads share the tree (tree parallelism).  A thread adds a visit to each
  * node on its way down before it knows the result, which counts as a loss
@@ -29,6 +33,7 @@
 #include <time.h>
 
 #include "engine/engine_internal.h"
+#include "engine/value.h"
 #include "tengen/score.h"
 #include "tengen/search.h"
 
@@ -50,6 +55,17 @@
  * (the README); 19x19 is not measured with it. */
 #define PUCT_C 0.2
 #define PUCT_MAX_SIZE 11
+/* The weight of the value function's verdict on a leaf beside its
+ * playout's result (AlphaGo's lambda), where a network was trained for the
+ * board size and komi (value.h). */
+#ifndef VALUE_LAMBDA
+#define VALUE_LAMBDA 0.5
+#endif
+/* Or (when > 0) the value function's verdict on a node counts as this many
+ * visits of its own, instead of being mixed into the results above it. */
+#ifndef VALUE_VISITS
+#define VALUE_VISITS 0
+#endif
 #define MAX_DEPTH 400
 #define RESIGN_STREAK 3 /* searches in a row below the resignation threshold */
 #define MAX_THREADS 64
@@ -73,6 +89,8 @@ struct tg_search {
     int base_passes;             /* consecutive passes before the root */
     tg_point root_last2;         /* the move before the root's last one */
     tg_search_limits limits;
+    const value_net *value;      /* NULL: none for this board and komi */
+    double lambda;               /* the value's weight, 0 without one */
     _Atomic int playouts;
     _Atomic bool stop;
     struct timespec start;
@@ -92,6 +110,7 @@ void tg_search_options_default(tg_search_options *opt)
     opt->resign_threshold = 0.1;
     opt->seed = 1;
     opt->reuse_tree = true;
+    opt->value_function = true;
 }
 
 tg_search *tg_search_new(const tg_search_options *opt)
@@ -234,7 +253,7 @@ static bool root_legal(void *ctx, tg_point p)
 /* The child of best value (RAVE blend of the priors, the node's own
  * results and its AMAF results, plus puct times the PUCT term's
  * P sqrt(N) / (1 + n)). */
-static uint32_t select_child(const tree_pool *pool, const tree_node *node, double puct)
+static uint32_t select_child(const tree_pool *pool, const tree_node *node, double puct, double lambda)
 {
     double explore = puct > 0 ? puct * sqrt(stat_get((_Atomic uint32_t *)&node->visits)) * (1.0 / 65535) : 0;
     uint32_t first = atomic_load_explicit((_Atomic uint32_t *)&node->first_child, memory_order_acquire);
@@ -243,7 +262,14 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node, doubl
     for (uint32_t i = 0; i < node->child_count; i++) {
         tree_node *c = tree_at(pool, first + i);
         double n = stat_get(&c->visits) + c->prior_visits;
-        double w = (stat_get(&c->wins2) + c->prior_wins2) * 0.5;
+        double w = node_wins(c, lambda) + c->prior_wins2 * 0.5;
+        if (VALUE_VISITS > 0) {
+            unsigned lv = atomic_load_explicit(&c->leaf_value, memory_order_relaxed);
+            if (lv) { /* the verdict is for the side to move at c: its mover's is the other */
+                n += VALUE_VISITS;
+                w += VALUE_VISITS * (1 - (lv - 1) * (1.0 / 65534));
+            }
+        }
         double rn = stat_get(&c->amaf_visits), rw = stat_get(&c->amaf_wins2) * 0.5;
         /* the prior counts in the all-moves-as-first statistics too (as
          * in MoGo and Fuego): otherwise those, thousands of samples deep
@@ -294,7 +320,7 @@ static int descend(worker *w, int *passes)
             if (!tree_expand(pool, node, &ctx))
                 break;
         }
-        uint32_t child = select_child(pool, n, puct);
+        uint32_t child = select_child(pool, n, puct, s->lambda);
         tree_node *ch = tree_at(pool, child);
         stat_add(&ch->visits, 1); /* the virtual loss */
         if (ch->move == TREE_PASS) {
@@ -315,14 +341,19 @@ static int descend(worker *w, int *passes)
 
 /* Give the result to the path and, as AMAF results, to the children of the
  * path whose move their player played first later on. */
-static void back_up(worker *w, int depth, int margin2)
+static void back_up(worker *w, int depth, int margin2, double value_black)
 {
     tree_pool *pool = active_pool(w->search);
     tg_color winner = margin2 > 0 ? TG_BLACK : margin2 < 0 ? TG_WHITE : TG_EMPTY;
     stat_add(&tree_at(pool, w->path[0])->visits, 1);
+    if (value_black < 0) /* no verdict of the value function: the result stands for it */
+        value_black = winner == TG_BLACK ? 1 : winner == TG_WHITE ? 0 : 0.5;
+    uint32_t vb = (uint32_t)(value_black * VALUE_UNIT + 0.5), vw = VALUE_UNIT - vb;
     for (int i = 1; i <= depth; i++) {
         tree_node *n = tree_at(pool, w->path[i]);
         stat_add(&n->wins2, winner == TG_EMPTY ? 1 : winner == n->color ? 2 : 0);
+        if (w->search->lambda > 0)
+            stat_add(&n->value_sum, n->color == TG_BLACK ? vb : vw);
         int64_t mine = n->color == TG_BLACK ? margin2 : -margin2;
         atomic_store_explicit(&n->score_sum2,
                               atomic_load_explicit(&n->score_sum2, memory_order_relaxed) + mine,
@@ -361,6 +392,20 @@ static void iterate(worker *w)
     /* after two passes the board is counted as it stands, with the dead
      * stones judged by playing it out (what the agreement would settle) */
     tg_color next = (w->moves.count % 2 == 0) ? s->to_move : tg_opponent(s->to_move);
+    double value_black = -1;
+    if (passes < 2 && s->value) {
+        /* the value function's verdict on the leaf, once per node */
+        tree_node *leaf = tree_at(active_pool(s), w->path[depth]);
+        unsigned cached = atomic_load_explicit(&leaf->leaf_value, memory_order_relaxed);
+        double v;
+        if (cached) {
+            v = (cached - 1) * (1.0 / 65534);
+        } else {
+            v = value_eval(s->value, &w->board, next);
+            atomic_store_explicit(&leaf->leaf_value, (uint16_t)(v * 65534 + 1.5), memory_order_relaxed);
+        }
+        value_black = next == TG_BLACK ? v : 1 - v;
+    }
     if (passes < 2 && s->root_board.size <= MODEL_FIRST_MOVE_MAX_SIZE) {
         /* the leaf's first move from the move model: the reply to the
          * tree's last move decides most of what a playout says about the
@@ -376,7 +421,7 @@ static void iterate(worker *w)
     }
     int score2 = policy_playout(&w->board, next, &w->rng, limit, &w->moves);
     int margin2 = score2 - s->komi2;
-    back_up(w, depth, margin2);
+    back_up(w, depth, margin2, value_black);
     uint8_t owner[TG_MAX_POINTS];
     policy_area_score(&w->board, owner);
     for (int p = 0; p < w->board.npoints; p++) {
@@ -495,7 +540,7 @@ static void make_report(tg_search *s)
         tg_search_candidate *k = &all[n++];
         k->move = c->move == TREE_PASS ? TG_PASS : c->move;
         k->visits = (int)v;
-        k->winrate = v ? stat_get(&c->wins2) * 0.5 / v : 0;
+        k->winrate = v ? node_wins(c, s->lambda) / v : 0;
         k->prior = c->prior_visits ? c->prior_wins2 * 0.5 / c->prior_visits : 0;
         k->score_lead = v ? (double)atomic_load_explicit(&c->score_sum2, memory_order_relaxed) / (2.0 * v) : 0;
         k->pv_length = 0;
@@ -553,6 +598,10 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     s->to_move = color;
     tg_board_copy(&s->root_board, tg_game_board(g));
     s->komi2 = rules->komi2 + 2 * tg_rules_handicap_points(rules, tg_game_handicap(g));
+    s->value = s->opt.value_function && (VALUE_LAMBDA > 0 || VALUE_VISITS > 0)
+                   ? value_net_for(s->root_board.size, s->komi2)
+                   : NULL;
+    s->lambda = s->value && VALUE_VISITS <= 0 ? VALUE_LAMBDA : 0;
     s->base_passes = tg_game_to_move(g) == color ? tg_game_consecutive_passes(g) : 0;
     int n = tg_game_move_count(g);
     s->root_last2 = n >= 2 ? tg_game_move(g, n - 2)->point : TG_NO_POINT;
@@ -656,7 +705,7 @@ static tg_point cleanup_capture(tg_search *s, const tg_game *g, tg_color color)
             uint32_t child = child_for(pool, s->root, libs[i], color);
             const tree_node *c = child ? tree_at(pool, child) : NULL;
             uint32_t v = c ? stat_get((_Atomic uint32_t *)&c->visits) : 0;
-            double value = v ? stat_get((_Atomic uint32_t *)&c->wins2) * 0.5 / v : 0;
+            double value = v ? node_wins(c, s->lambda) / v : 0;
             if (value > best_value) {
                 best_value = value;
                 best = libs[i];

@@ -79,6 +79,8 @@ static void node_init(tree_node *n, tg_point move, tg_color color)
     atomic_init(&n->amaf_visits, 0);
     atomic_init(&n->amaf_wins2, 0);
     atomic_init(&n->score_sum2, 0);
+    atomic_init(&n->value_sum, 0);
+    atomic_init(&n->leaf_value, 0);
     atomic_init(&n->first_child, 0);
     atomic_init(&n->expanding, 0);
     n->move = (uint16_t)(move == TG_PASS ? TREE_PASS : move);
@@ -243,6 +245,8 @@ static void copy_stats(tree_node *to, const tree_node *from)
     atomic_init(&to->amaf_visits, atomic_load((_Atomic uint32_t *)&from->amaf_visits));
     atomic_init(&to->amaf_wins2, atomic_load((_Atomic uint32_t *)&from->amaf_wins2));
     atomic_init(&to->score_sum2, atomic_load((_Atomic int64_t *)&from->score_sum2));
+    atomic_init(&to->value_sum, atomic_load((_Atomic uint32_t *)&from->value_sum));
+    atomic_init(&to->leaf_value, atomic_load((_Atomic uint16_t *)&from->leaf_value));
     to->prior_visits = from->prior_visits;
     to->prior_wins2 = from->prior_wins2;
     to->policy = from->policy;

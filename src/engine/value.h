@@ -1,0 +1,47 @@
+/*
+ * value.h — the learned value function (value.c): a small convolutional
+ * network that reads a position and says what a search of a thousand
+ * playouts from it would give the side to move.  Its weights
+ * (value_data9.c) are written by tools/train_value.py from positions that
+ * tools/gen_value labelled.
+ */
+#ifndef TENGEN_ENGINE_VALUE_H
+#define TENGEN_ENGINE_VALUE_H
+
+#include "tengen/board.h"
+
+/* Input planes a point: the mover's stones, the opponent's, the board
+ * itself (1 on every point), the mover's chains with 1, 2 and 3 liberties,
+ * the opponent's with 1, 2 and 3, the point the mover may not retake (ko),
+ * and whether the mover is White (1 on every point: the side komi is for). */
+#define VALUE_PLANES 11
+/* The network's width (its channels), fixed so that the loops over them
+ * are compiled for it. */
+#ifndef VALUE_CHANNELS
+#define VALUE_CHANNELS 24
+#endif
+
+typedef struct value_net {
+    int size;                 /* the board it was trained for */
+    int komi2;                /* and the komi, half points */
+    int blocks, hidden;
+    const float *in_w, *in_b;         /* [3][3][PLANES][C], [C] */
+    const float *block_w, *block_b;   /* blocks x [3][3][C][C], blocks x [C] */
+    const float *own_w, *own_b;       /* [C], [1]: the ownership head */
+    const float *v1_w, *v1_b;         /* [C + 1][hidden], [hidden] */
+    const float *v2_w, *v2_b;         /* [hidden], [1] */
+    float margin_w;                   /* the weight of the counted margin */
+} value_net;
+
+/* The network for this board size and komi, or NULL when none was trained
+ * for them. */
+const value_net *value_net_for(int size, int komi2);
+
+/* The input planes of b for the mover c, point-major:
+ * planes[(y * size + x) * VALUE_PLANES + k], 0 or 1. */
+void value_planes(const tg_board *b, tg_color c, uint8_t *planes);
+
+/* The winrate of the mover c on b by the network (0..1). */
+float value_eval(const value_net *net, const tg_board *b, tg_color c);
+
+#endif

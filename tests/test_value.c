@@ -1,0 +1,144 @@
+/*
+ * test_value.c — the learned value function (src/engine/value.c): its
+ * input planes read the board as stated (stones by the mover, exact
+ * liberties, the ko point), it is offered only for the board and komi it
+ * was trained for, and its verdicts point the right way in positions any
+ * player can judge: a side that owns the board wins, whichever colour it is.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/value.h"
+#include "test_support.h"
+
+#define at ts_at
+
+static const uint8_t *plane_at(const uint8_t *planes, const tg_board *b, const char *vertex)
+{
+    tg_point p = at(b, vertex);
+    return planes + (tg_point_y(b, p) * b->size + tg_point_x(b, p)) * VALUE_PLANES;
+}
+
+static void test_planes(void **state)
+{
+    (void)state;
+    const char *rows[9] = {
+        "X........", /* A9 X: one liberty (B9), A8 being O */
+        "O........", /* A8 O: the chain A8 alone, liberties A7 and B8 */
+        ".........", ".........",
+        "....XX...", /* E5 F5 X: 6 liberties, capped at 3 */
+        ".........", ".........", ".........", ".........",
+    };
+    tg_board b;
+    ts_board_play_rows(&b, 9, rows, NULL);
+    uint8_t planes[81 * VALUE_PLANES];
+    value_planes(&b, TG_BLACK, planes);
+    const uint8_t *a9 = plane_at(planes, &b, "A9"), *a8 = plane_at(planes, &b, "A8");
+    const uint8_t *e5 = plane_at(planes, &b, "E5"), *d4 = plane_at(planes, &b, "D4");
+    /* own stone, one liberty */
+    assert_int_equal(a9[0], 1);
+    assert_int_equal(a9[1], 0);
+    assert_int_equal(a9[3], 1);
+    assert_int_equal(a9[4] + a9[5], 0);
+    /* the opponent's, two liberties */
+    assert_int_equal(a8[1], 1);
+    assert_int_equal(a8[7], 1);
+    assert_int_equal(a8[6] + a8[8], 0);
+    /* a chain of many liberties: the third plane */
+    assert_int_equal(e5[5], 1);
+    /* an empty point: the board plane alone */
+    for (int k = 0; k < VALUE_PLANES; k++)
+        assert_int_equal(d4[k], k == 2 ? 1 : 0);
+    /* seen by White the colours swap */
+    value_planes(&b, TG_WHITE, planes);
+    assert_int_equal(plane_at(planes, &b, "A9")[1], 1);
+    assert_int_equal(plane_at(planes, &b, "A9")[6], 1);
+    assert_int_equal(plane_at(planes, &b, "A8")[0], 1);
+    assert_int_equal(plane_at(planes, &b, "A8")[4], 1);
+}
+
+static void test_ko_plane(void **state)
+{
+    (void)state;
+    /* White takes at D5 (capturing E5); Black may not retake at E5 at once */
+    const char *rows[9] = {
+        ".........", ".........", ".........",
+        "...XO....",
+        "..X.XO...",
+        "...XO....",
+        ".........", ".........", ".........",
+    };
+    tg_board b;
+    ts_board_play_rows(&b, 9, rows, NULL);
+    tg_board_play(&b, at(&b, "D5"), TG_WHITE);
+    assert_int_equal(b.color[at(&b, "E5")], TG_EMPTY);
+    uint8_t planes[81 * VALUE_PLANES];
+    value_planes(&b, TG_BLACK, planes);
+    assert_int_equal(plane_at(planes, &b, "E5")[9], 1);
+    int marked = 0;
+    for (int i = 0; i < 81; i++)
+        marked += planes[i * VALUE_PLANES + 9];
+    assert_int_equal(marked, 1);
+    /* White is not barred from anything */
+    value_planes(&b, TG_WHITE, planes);
+    for (int i = 0; i < 81; i++)
+        assert_int_equal(planes[i * VALUE_PLANES + 9], 0);
+}
+
+static void test_offered_for_its_board_only(void **state)
+{
+    (void)state;
+    const value_net *net = value_net_for(9, 15);
+    assert_non_null(net);
+    assert_int_equal(net->size, 9);
+    assert_int_equal(net->komi2, 15);
+    assert_null(value_net_for(19, 15));
+    assert_null(value_net_for(13, 15));
+    assert_null(value_net_for(9, 13)); /* komi 6.5: not what it learnt */
+}
+
+static void test_verdicts(void **state)
+{
+    (void)state;
+    const value_net *net = value_net_for(9, 15);
+    /* Black has walled off almost all the board with living shape */
+    const char *black_wins[9] = {
+        ".X.X.X.X.", "XXXXXXXXX", ".........", ".........", ".........",
+        ".........", "XXXXXXXXX", "OOOOOOOOO", ".O.O.O.O.",
+    };
+    tg_board b;
+    ts_board_play_rows(&b, 9, black_wins, NULL);
+    float vb = value_eval(net, &b, TG_BLACK), vw = value_eval(net, &b, TG_WHITE);
+    assert_true(vb > 0.6f);
+    assert_true(vw < 0.4f);
+    /* the same with the colours swapped */
+    const char *white_wins[9] = {
+        ".O.O.O.O.", "OOOOOOOOO", ".........", ".........", ".........",
+        ".........", "OOOOOOOOO", "XXXXXXXXX", ".X.X.X.X.",
+    };
+    ts_board_play_rows(&b, 9, white_wins, NULL);
+    assert_true(value_eval(net, &b, TG_WHITE) > 0.6f);
+    assert_true(value_eval(net, &b, TG_BLACK) < 0.4f);
+    /* the empty board: near even with komi 7.5 (the search's own verdict
+     * for Black there is 40-60%) */
+    tg_board_init(&b, 9);
+    float e = value_eval(net, &b, TG_BLACK);
+    assert_true(e > 0.3f && e < 0.7f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_planes),
+        cmocka_unit_test(test_ko_plane),
+        cmocka_unit_test(test_offered_for_its_board_only),
+        cmocka_unit_test(test_verdicts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""train_value.py — learns tengen's value function (src/engine/value.c).
+
+Reads the records of tools/gen_value (positions of self-play, each with the
+verdict of a search from it) and their input planes (gen_value --planes),
+fits the network value.c evaluates, and writes its weights as C
+(src/engine/value_data9.c).
+
+    h = relu(conv3x3(planes) + b); h = relu(h + conv3x3(h) + b) (blocks times)
+    ownership = tanh(conv1x1(h))   (for the side to move: +1 its, -1 the opponent's)
+    m         = (sum(ownership) + komi for the mover) / points
+    value     = sigmoid(a m points + w2 . relu(W1 [mean(h), m] + b1) + b2)
+
+The value is fitted to the winrate the search gave the side to move (a soft
+target, by cross-entropy), the ownership to the search's ownership map seen
+from the side to move (squared error): its 81 targets a position teach the
+trunk what belongs to whom, which the one winrate alone teaches slowly.
+Each batch is seen under one of the eight symmetries of the board.  The
+last tenth of each file (whole games, the files are written in order) is
+held out.
+
+Needs Debian's python3-torch and python3-numpy.
+
+usage: train_value.py --size 9 --komi 7.5 --out src/engine/value_data9.c
+                      RECORDS.bin PLANES.bin [RECORDS.bin PLANES.bin ...]
+"""
+import argparse
+import math
+import sys
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+PLANES = 11
+
+
+def load(pairs, n):
+    rec_dtype = np.dtype([('color', np.uint8, n * n), ('to_move', np.uint8), ('ko', '<i2'), ('last', '<i2'),
+                          ('best', '<f4'), ('mean', '<f4'), ('own', '<f4', n * n)])
+    train, test = [], []
+    for rec_path, planes_path in pairs:
+        r = np.fromfile(rec_path, dtype=rec_dtype)
+        p = np.fromfile(planes_path, dtype=np.uint8)
+        count = min(len(r), len(p) // (n * n * PLANES))
+        r = r[:count]
+        p = p[:count * n * n * PLANES].reshape(count, n, n, PLANES).transpose(0, 3, 1, 2)
+        sign = np.where(r['to_move'] == 1, 1.0, -1.0).astype(np.float32)[:, None]
+        own = (r['own'] * sign).reshape(count, n, n)
+        cut = int(count * 0.9)
+        train.append((p[:cut], r['best'][:cut], own[:cut]))
+        test.append((p[cut:], r['best'][cut:], own[cut:]))
+
+    def cat(parts):
+        return (torch.from_numpy(np.ascontiguousarray(np.concatenate([x[0] for x in parts]))),
+                torch.from_numpy(np.concatenate([x[1] for x in parts]).astype(np.float32)),
+                torch.from_numpy(np.concatenate([x[2] for x in parts]).astype(np.float32)))
+    return cat(train), cat(test)
+
+
+class Net(nn.Module):
+    def __init__(self, channels, blocks, hidden, komi):
+        super().__init__()
+        self.komi = komi
+        self.margin_w = nn.Parameter(torch.tensor(0.1))
+        self.inp = nn.Conv2d(PLANES, channels, 3, padding=1)
+        self.blocks = nn.ModuleList([nn.Conv2d(channels, channels, 3, padding=1) for _ in range(blocks)])
+        for b in self.blocks:
+            nn.init.normal_(b.weight, std=0.5 / math.sqrt(9 * channels))
+            nn.init.zeros_(b.bias)
+        self.v1 = nn.Linear(channels + 1, hidden)
+        self.v2 = nn.Linear(hidden, 1)
+        self.own = nn.Conv2d(channels, 1, 1)
+
+    def forward(self, x):
+        h = F.relu(self.inp(x))
+        for b in self.blocks:
+            h = F.relu(h + b(h))
+        own = torch.tanh(self.own(h))
+        points = x.shape[-1] * x.shape[-2]
+        # plane 10 is 1 when the mover is White, who has the komi
+        komi = (x[:, 10, 0, 0] * 2 - 1) * self.komi
+        m = (own.sum(dim=(1, 2, 3)) + komi) / points
+        pooled = torch.cat([h.mean(dim=(2, 3)), m[:, None]], dim=1)
+        v = (self.v2(F.relu(self.v1(pooled))).squeeze(1) + self.margin_w * m * points)
+        return v, own.squeeze(1)
+
+
+def symmetry(t, x):
+    if t & 1:
+        x = x.flip(-2)
+    if t & 2:
+        x = x.flip(-1)
+    if t & 4:
+        x = x.transpose(-2, -1)
+    return x
+
+
+def evaluate(net, data, batch=4096):
+    net.eval()
+    planes, best, own = data
+    bce = mse = sq = 0.0
+    with torch.no_grad():
+        for i in range(0, len(best), batch):
+            x = planes[i:i + batch].float()
+            v, o = net(x)
+            bce += F.binary_cross_entropy_with_logits(v, best[i:i + batch], reduction='sum').item()
+            sq += ((torch.sigmoid(v) - best[i:i + batch]) ** 2).sum().item()
+            mse += ((o - own[i:i + batch]) ** 2).mean(dim=(1, 2)).sum().item()
+    net.train()
+    n = len(best)
+    return bce / n, math.sqrt(sq / n), mse / n
+
+
+def c_array(name, t):
+    flat = t.detach().contiguous().view(-1).tolist()
+    lines = []
+    for i in range(0, len(flat), 8):
+        lines.append('    ' + ' '.join('%.7gf,' % v for v in flat[i:i + 8]))
+    return 'static const float %s[%d] = {\n%s\n};\n' % (name, len(flat), '\n'.join(lines))
+
+
+def export(net, args, summary, path):
+    c = args.channels
+    out = ['/*\n * value_data9.c — the value function\'s weights for %dx%d, komi %g, written by\n'
+           ' * tools/train_value.py (do not edit).  %s\n */\n' % (args.size, args.size, args.komi, summary),
+           '#include "engine/value.h"\n\n',
+           '#if VALUE_CHANNELS == %d\n' % c]
+    # convolutions as [3][3][in][out], the layout value.c reads
+    out.append(c_array('in_w', net.inp.weight.permute(2, 3, 1, 0)))
+    out.append(c_array('in_b', net.inp.bias))
+    out.append(c_array('block_w', torch.stack([b.weight.permute(2, 3, 1, 0) for b in net.blocks])))
+    out.append(c_array('block_b', torch.stack([b.bias for b in net.blocks])))
+    out.append(c_array('own_w', net.own.weight.view(-1)))
+    out.append(c_array('own_b', net.own.bias))
+    out.append(c_array('v1_w', net.v1.weight.t()))
+    out.append(c_array('v1_b', net.v1.bias))
+    out.append(c_array('v2_w', net.v2.weight.view(-1)))
+    out.append(c_array('v2_b', net.v2.bias))
+    out.append('\nstatic const value_net net = {%d, %d, %d, %d, in_w, in_b, block_w, block_b, own_w, own_b, v1_w, v1_b, '
+               'v2_w, v2_b, %.7gf};\n' % (args.size, int(round(2 * args.komi)), len(net.blocks), args.hidden,
+                                         net.margin_w.item()))
+    out.append('\nconst value_net *value_net_for(int size, int komi2)\n{\n'
+               '    return size == net.size && komi2 == net.komi2 ? &net : NULL;\n}\n')
+    out.append('#else\n#error "value_data9.c was trained for VALUE_CHANNELS %d"\n#endif\n' % c)
+    with open(path, 'w') as f:
+        f.write(''.join(out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--size', type=int, default=9)
+    ap.add_argument('--komi', type=float, default=7.5)
+    ap.add_argument('--channels', type=int, default=24)
+    ap.add_argument('--blocks', type=int, default=3)
+    ap.add_argument('--hidden', type=int, default=32)
+    ap.add_argument('--epochs', type=int, default=8)
+    ap.add_argument('--batch', type=int, default=256)
+    ap.add_argument('--lr', type=float, default=2e-3)
+    ap.add_argument('--own-weight', type=float, default=1.0)
+    ap.add_argument('--threads', type=int, default=2)
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('files', nargs='+')
+    args = ap.parse_args()
+    if len(args.files) % 2:
+        sys.exit('train_value.py: give RECORDS.bin PLANES.bin pairs')
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    train, test = load(list(zip(args.files[0::2], args.files[1::2])), args.size)
+    n = len(train[1])
+    base = test[1].mean().item()
+    const_bce = -(test[1] * math.log(base) + (1 - test[1]) * math.log(1 - base)).mean().item()
+    print('train %d positions, test %d; test target mean %.3f, constant guess: cross-entropy %.4f, rmse %.4f'
+          % (n, len(test[1]), base, const_bce, test[1].std().item()), flush=True)
+    net = Net(args.channels, args.blocks, args.hidden, args.komi)
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=1e-5)
+    steps = args.epochs * (n // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
+    step = 0
+    for epoch in range(args.epochs):
+        perm = torch.randperm(n)
+        for i in range(0, n - args.batch + 1, args.batch):
+            idx = perm[i:i + args.batch]
+            t = int(torch.randint(8, (1,)))
+            x = symmetry(t, train[0][idx].float())
+            o_target = symmetry(t, train[2][idx])
+            v, o = net(x)
+            loss = F.binary_cross_entropy_with_logits(v, train[1][idx]) + args.own_weight * F.mse_loss(o, o_target)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+        bce, rmse, mse = evaluate(net, test)
+        print('epoch %d: test cross-entropy %.4f, rmse %.4f, ownership mse %.4f' % (epoch + 1, bce, rmse, mse),
+              flush=True)
+    summary = ('%d channels, %d blocks; %d positions, held-out rmse %.4f of the search\'s winrate '
+               '(a constant guess: %.4f)' % (args.channels, args.blocks, n, rmse, test[1].std().item()))
+    export(net, args, summary, args.out)
+    print('wrote', args.out)
+
+
+if __name__ == '__main__':
+    main()
