@@ -2,9 +2,9 @@
  * search_speed.c — playouts per second of the tree search (tengen/search.h)
  * on the empty 9x9 and 19x19 boards with 1 and 2 threads, beside the raw
  * light playouts of the board on one thread, so the cost of the search's
- * knowledge (policy, priors, tree) reads as a ratio.  On 9x9, where the
- * learned value function judges the leaves too, the search without it is
- * measured beside (`_novalue`), so that its cost reads as a ratio as well.  A benchmark: it
+ * knowledge (policy, priors, tree) reads as a ratio.  On 9x9 the search
+ * with the learned value function (`--value on`) is measured beside
+ * (`_value`), so that its cost reads as a ratio as well.  A benchmark: it
  * prints figures, one a line as `name value unit`, and asserts nothing.
  *
  * usage: bench_search_speed [seconds per figure, default 3]
@@ -75,14 +75,14 @@ int main(int argc, char **argv)
         double light = light_playouts(size, seconds);
         printf("light_playouts_%dx%d %.0f playouts/s\n", size, size, light);
         for (int threads = 1; threads <= 2; threads++) {
-            double rate = search_playouts(size, threads, seconds, true);
+            double rate = search_playouts(size, threads, seconds, false);
             printf("search_%dx%d_%dt %.0f playouts/s (%.3f of light)\n", size, size, threads, rate,
                    rate / light);
             if (size == 9) {
-                double plain = search_playouts(size, threads, seconds, false);
-                printf("search_%dx%d_%dt_novalue %.0f playouts/s (%.3f of light; the value function's "
-                       "cost: %.3f)\n",
-                       size, size, threads, plain, plain / light, rate / plain);
+                double valued = search_playouts(size, threads, seconds, true);
+                printf("search_%dx%d_%dt_value %.0f playouts/s (%.3f of light; %.3f of the search "
+                       "without the value function)\n",
+                       size, size, threads, valued, valued / light, valued / rate);
             }
         }
     }

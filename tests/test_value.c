@@ -3,7 +3,9 @@
  * input planes read the board as stated (stones by the mover, exact
  * liberties, the ko point), it is offered only for the board and komi it
  * was trained for, and its verdicts point the right way in positions any
- * player can judge: a side that owns the board wins, whichever colour it is.
+ * player can judge: a side that owns the board wins, whichever colour it is;
+ * the search with it (`--value on`) still takes what a capturing race
+ * offers, and uses it on that board alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 #include <cmocka.h>
 
 #include "engine/value.h"
+#include "tengen/search.h"
 #include "test_support.h"
 
 #define at ts_at
@@ -132,6 +135,67 @@ static void test_verdicts(void **state)
     assert_true(e > 0.3f && e < 0.7f);
 }
 
+/* The report of a fresh search of `playouts` from g for its side to move. */
+static tg_search_report search_report(const tg_game *g, bool value, int playouts, tg_point *move)
+{
+    tg_search_options opt;
+    tg_search_options_default(&opt);
+    opt.value_function = value;
+    opt.seed = 3;
+    tg_search *s = tg_search_new(&opt);
+    assert_non_null(s);
+    tg_search_limits limits = {.playouts = playouts};
+    *move = tg_search_run(s, g, tg_game_to_move(g), &limits, 0, NULL, NULL);
+    tg_search_report r = *tg_search_last_report(s);
+    tg_search_free(s);
+    return r;
+}
+
+static bool same_visits(const tg_search_report *a, const tg_search_report *b)
+{
+    if (a->candidate_count != b->candidate_count)
+        return false;
+    for (int i = 0; i < a->candidate_count; i++)
+        if (a->candidates[i].move != b->candidates[i].move || a->candidates[i].visits != b->candidates[i].visits)
+            return false;
+    return true;
+}
+
+static void test_search_with_value(void **state)
+{
+    (void)state;
+    /* White's six stones (A4-C4, C3-C1) have one liberty, D1 */
+    static const char race[] = " 9 . . . . . . . . .\n"
+                               " 8 . . . . . . . . .\n"
+                               " 7 . . . . . . . . .\n"
+                               " 6 . . . . . . . . .\n"
+                               " 5 X X X X . . . . .\n"
+                               " 4 O O O X . . . . .\n"
+                               " 3 X X O X . . . . .\n"
+                               " 2 X X O X . . . . .\n"
+                               " 1 . X O . . . . . .\n";
+    tg_game *g = ts_game_from_diagram("chinese", race, TG_BLACK);
+    assert_non_null(g);
+    tg_point with, without;
+    tg_search_report on = search_report(g, true, 400, &with);
+    tg_search_report off = search_report(g, false, 400, &without);
+    assert_int_equal(with, ts_vertex(9, "D1"));
+    assert_true(on.winrate > 0.7 && on.winrate <= 1.0);
+    /* the same seed with and without: the verdicts changed the visits */
+    assert_false(same_visits(&on, &off));
+    tg_game_free(g);
+    /* on 7x7 there is no network: the search is the same with the option */
+    tg_rules rules;
+    tg_rules_default(&rules);
+    g = tg_game_new(7, &rules);
+    assert_non_null(g);
+    on = search_report(g, true, 300, &with);
+    off = search_report(g, false, 300, &without);
+    assert_int_equal(with, without);
+    assert_true(same_visits(&on, &off));
+    tg_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_ko_plane),
         cmocka_unit_test(test_offered_for_its_board_only),
         cmocka_unit_test(test_verdicts),
+        cmocka_unit_test(test_search_with_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,7 @@ typedef struct tg_search_options {
     uint64_t seed;
     bool reuse_tree;          /* keep the subtree of the new position */
     bool value_function;      /* judge leaves by the learned value function too, where one
-                                 was trained for the board size and komi */
+                                 was trained for the board size and komi (default: false) */
 } tg_search_options;
 
 /* 1 thread, 256 MiB, resign below 10%, seed 1, tree reuse on. */

@@ -54,7 +54,7 @@ static void usage(FILE *out)
             "                  the controller's clock and ours (default: 0.3)\n"
             "  --value on|off  the learned value function beside the playouts, where one\n"
             "                  was trained for the board and komi (9x9, komi 7.5;\n"
-            "                  default: on)\n"
+            "                  default: off)\n"
             "  --player NAME   mcts (the tree search, default) or baseline (the flat\n"
             "                  Monte-Carlo player of the core, fast, for tests)\n"
             "  -h, --help      show this help\n\n"
