@@ -61,11 +61,6 @@
 #ifndef VALUE_LAMBDA
 #define VALUE_LAMBDA 0.5
 #endif
-/* Or (when > 0) the value function's verdict on a node counts as this many
- * visits of its own, instead of being mixed into the results above it. */
-#ifndef VALUE_VISITS
-#define VALUE_VISITS 0
-#endif
 #define MAX_DEPTH 400
 #define RESIGN_STREAK 3 /* searches in a row below the resignation threshold */
 #define MAX_THREADS 64
@@ -263,13 +258,6 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node, doubl
         tree_node *c = tree_at(pool, first + i);
         double n = stat_get(&c->visits) + c->prior_visits;
         double w = node_wins(c, lambda) + c->prior_wins2 * 0.5;
-        if (VALUE_VISITS > 0) {
-            unsigned lv = atomic_load_explicit(&c->leaf_value, memory_order_relaxed);
-            if (lv) { /* the verdict is for the side to move at c: its mover's is the other */
-                n += VALUE_VISITS;
-                w += VALUE_VISITS * (1 - (lv - 1) * (1.0 / 65534));
-            }
-        }
         double rn = stat_get(&c->amaf_visits), rw = stat_get(&c->amaf_wins2) * 0.5;
         /* the prior counts in the all-moves-as-first statistics too (as
          * in MoGo and Fuego): otherwise those, thousands of samples deep
@@ -598,10 +586,8 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     s->to_move = color;
     tg_board_copy(&s->root_board, tg_game_board(g));
     s->komi2 = rules->komi2 + 2 * tg_rules_handicap_points(rules, tg_game_handicap(g));
-    s->value = s->opt.value_function && (VALUE_LAMBDA > 0 || VALUE_VISITS > 0)
-                   ? value_net_for(s->root_board.size, s->komi2)
-                   : NULL;
-    s->lambda = s->value && VALUE_VISITS <= 0 ? VALUE_LAMBDA : 0;
+    s->value = s->opt.value_function && VALUE_LAMBDA > 0 ? value_net_for(s->root_board.size, s->komi2) : NULL;
+    s->lambda = s->value ? VALUE_LAMBDA : 0;
     s->base_passes = tg_game_to_move(g) == color ? tg_game_consecutive_passes(g) : 0;
     int n = tg_game_move_count(g);
     s->root_last2 = n >= 2 ? tg_game_move(g, n - 2)->point : TG_NO_POINT;
