@@ -11,8 +11,8 @@
 #include "tengen/board.h"
 
 /* Input planes a point: the mover's stones, the opponent's, the board
- * itself (1 on every point), the mover's chains with 1, 2 and 3 liberties,
- * the opponent's with 1, 2 and 3, the point the mover may not retake (ko),
+ * itself (1 on every point), the mover's chains with 1, 2 and 3+ liberties,
+ * the opponent's with 1, 2 and 3+, the point the mover may not retake (ko),
  * and whether the mover is White (1 on every point: the side komi is for). */
 #define VALUE_PLANES 11
 /* The network's width (its channels), fixed so that the loops over them
