@@ -29,39 +29,20 @@
 #define C VALUE_CHANNELS
 #define PAD (TG_MAX_SIZE + 2)
 
-/* Exact liberties of every chain (capped at 3), by point. */
+/* Exact liberties of every chain (capped at 3), by point: the board's own
+ * count, once a chain. */
 static void liberties(const tg_board *b, uint8_t *libs)
 {
-    uint16_t seen_chain[TG_MAX_POINTS];
-    uint16_t mark[TG_MAX_POINTS];
-    memset(seen_chain, 0, sizeof(uint16_t) * (size_t)b->npoints);
-    memset(mark, 0, sizeof(uint16_t) * (size_t)b->npoints);
-    uint16_t stamp = 0;
-    const int d[4] = {1, -1, b->stride, -b->stride};
+    uint8_t known[TG_MAX_POINTS] = {0}; /* by chain head */
     for (int p = 0; p < b->npoints; p++) {
         tg_color c = (tg_color)b->color[p];
         if (c != TG_BLACK && c != TG_WHITE)
             continue;
         int head = b->chain_of[p];
-        if (seen_chain[head]) {
-            libs[p] = libs[head];
-            continue;
+        if (!known[head]) {
+            known[head] = 1;
+            libs[head] = (uint8_t)tg_chain_liberties_upto(b, head, NULL, 3);
         }
-        seen_chain[head] = 1;
-        stamp++;
-        int count = 0;
-        int q = head;
-        do {
-            for (int k = 0; k < 4; k++) {
-                int r = q + d[k];
-                if (b->color[r] == TG_EMPTY && mark[r] != stamp) {
-                    mark[r] = stamp;
-                    count++;
-                }
-            }
-            q = b->next_stone[q];
-        } while (q != head);
-        libs[head] = (uint8_t)(count > 3 ? 3 : count);
         libs[p] = libs[head];
     }
 }
