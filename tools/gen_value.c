@@ -23,7 +23,10 @@
  * simple-ko point's index in that grid or -1 (int16), the last move's
  * index or -1 (int16), the best move's winrate for the side to move and the
  * visit-weighted mean winrate of the reported candidates (float32 each),
- * then size*size ownership floats (+1 black, -1 white).
+ * then size*size ownership floats (+1 black, -1 white), then the game's
+ * outcome for the side to move (float32: 1 won, 0 lost, 0.5 unknown), where
+ * the game ends by a resignation (the winrate under 3% past the opening) or
+ * by two passes (the last search's ownership counted with the komi).
  *
  *        gen_value --planes [--size N] IN OUT
  * writes the value function's input planes of each record of IN to OUT
@@ -111,22 +114,46 @@ static tg_point by_visits(const tg_search_report *r, tg_rng *rng)
     return r->candidates[0].move;
 }
 
-static int play_game(tg_search *s, const gen_options *o, tg_rng *rng, FILE *out)
+/* Appends each buffered record of one game with the game's outcome for its
+ * side to move. */
+static void write_game(const char *buf, size_t len, int n, tg_color winner, FILE *out)
 {
+    size_t bytes = (size_t)(n * n * 5 + 13);
+    for (size_t at = 0; at + bytes <= len; at += bytes) {
+        tg_color mover = (tg_color)(unsigned char)buf[at + (size_t)(n * n)];
+        float outcome = winner == TG_EMPTY ? 0.5f : winner == mover ? 1.0f : 0.0f;
+        fwrite(buf + at, 1, bytes, out);
+        fwrite(&outcome, sizeof outcome, 1, out);
+    }
+}
+
+static int play_game(tg_search *s, const gen_options *o, tg_rng *rng, FILE *file)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out)
+        return -1;
+    tg_color winner = TG_EMPTY;
     tg_rules rules;
     tg_rules_default(&rules);
     rules.komi2 = o->komi2;
     tg_game *g = tg_game_new(o->size, &rules);
-    if (!g)
+    if (!g) {
+        fclose(out);
+        free(buf);
         return -1;
+    }
     int records = 0, passes = 0;
     int max_moves = 2 * o->size * o->size;
     for (int k = 0; k < max_moves && passes < 2 && !tg_game_over(g); k++) {
         const tg_search_report *r = label(s, g, o->label_playouts, out);
         records++;
-        if (r->winrate < 0.03 && k > o->size * o->size / 3)
-            break; /* resigned */
         tg_color c = tg_game_to_move(g);
+        if (r->winrate < 0.03 && k > o->size * o->size / 3) {
+            winner = tg_opponent(c); /* resigned */
+            break;
+        }
         tg_point move = r->candidate_count ? r->candidates[0].move : TG_PASS;
         if (tg_rng_below(rng, 5) == 0 && r->candidate_count > 1) {
             int top = r->candidate_count < 10 ? r->candidate_count : 10;
@@ -142,8 +169,20 @@ static int play_game(tg_search *s, const gen_options *o, tg_rng *rng, FILE *out)
         if (tg_game_play(g, c, move, 0) != TG_OK)
             break;
         passes = move == TG_PASS ? passes + 1 : 0;
+        if (passes == 2) {
+            const tg_board *b = tg_game_board(g);
+            const float *own = tg_search_ownership(s);
+            double margin = -o->komi2 / 2.0;
+            for (int y = 0; y < b->size; y++)
+                for (int x = 0; x < b->size; x++)
+                    margin += own[tg_point_at(b, x, y)] > 0 ? 1 : own[tg_point_at(b, x, y)] < 0 ? -1 : 0;
+            winner = margin > 0 ? TG_BLACK : margin < 0 ? TG_WHITE : TG_EMPTY;
+        }
     }
     tg_game_free(g);
+    fclose(out);
+    write_game(buf, len, o->size, winner, file);
+    free(buf);
     return records;
 }
 
@@ -159,7 +198,7 @@ static int parse_int(const char *flag, const char *v, int lo, int hi)
     return (int)x;
 }
 
-#define RECORD_BYTES(n) ((n) * (n) * 5 + 13)
+#define RECORD_BYTES(n) ((n) * (n) * 5 + 17)
 
 static int write_planes(int size, const char *in_path, const char *out_path)
 {

@@ -36,9 +36,9 @@ import torch.nn.functional as F
 PLANES = 11
 
 
-def load(pairs, n):
+def load(pairs, n, outcome_weight):
     rec_dtype = np.dtype([('color', np.uint8, n * n), ('to_move', np.uint8), ('ko', '<i2'), ('last', '<i2'),
-                          ('best', '<f4'), ('mean', '<f4'), ('own', '<f4', n * n)])
+                          ('best', '<f4'), ('mean', '<f4'), ('own', '<f4', n * n), ('outcome', '<f4')])
     train, test = [], []
     for rec_path, planes_path in pairs:
         r = np.fromfile(rec_path, dtype=rec_dtype)
@@ -49,13 +49,13 @@ def load(pairs, n):
         sign = np.where(r['to_move'] == 1, 1.0, -1.0).astype(np.float32)[:, None]
         own = (r['own'] * sign).reshape(count, n, n)
         cut = int(count * 0.9)
-        train.append((p[:cut], r['best'][:cut], own[:cut]))
-        test.append((p[cut:], r['best'][cut:], own[cut:]))
+        target = (1 - outcome_weight) * r['best'] + outcome_weight * r['outcome']
+        train.append((p[:cut], target[:cut], own[:cut]))
+        test.append((p[cut:], r['best'][cut:], own[cut:], r['outcome'][cut:]))
 
     def cat(parts):
-        return (torch.from_numpy(np.ascontiguousarray(np.concatenate([x[0] for x in parts]))),
-                torch.from_numpy(np.concatenate([x[1] for x in parts]).astype(np.float32)),
-                torch.from_numpy(np.concatenate([x[2] for x in parts]).astype(np.float32)))
+        return (torch.from_numpy(np.ascontiguousarray(np.concatenate([x[0] for x in parts]))),) + tuple(
+            torch.from_numpy(np.concatenate([x[k] for x in parts]).astype(np.float32)) for k in range(1, len(parts[0])))
     return cat(train), cat(test)
 
 
@@ -87,6 +87,30 @@ class Net(nn.Module):
         return v, own.squeeze(1)
 
 
+def load_c(net, path):
+    """Sets the weights of net from a value_data9.c that export() wrote, so
+    that a network learnt before goes on learning from new positions."""
+    import re
+    text = open(path).read()
+    arrays = {m.group(1): torch.tensor([float(v.rstrip('f')) for v in m.group(3).replace(',', ' ').split()])
+              for m in re.finditer(r'static const float (\w+)\[(\d+)\] = \{([^}]*)\};', text)}
+    c = net.inp.out_channels
+    with torch.no_grad():
+        net.inp.weight.copy_(arrays['in_w'].view(3, 3, PLANES, c).permute(3, 2, 0, 1))
+        net.inp.bias.copy_(arrays['in_b'])
+        bw = arrays['block_w'].view(len(net.blocks), 3, 3, c, c)
+        for k, b in enumerate(net.blocks):
+            b.weight.copy_(bw[k].permute(3, 2, 0, 1))
+            b.bias.copy_(arrays['block_b'].view(len(net.blocks), c)[k])
+        net.own.weight.copy_(arrays['own_w'].view(1, c, 1, 1))
+        net.own.bias.copy_(arrays['own_b'])
+        net.v1.weight.copy_(arrays['v1_w'].view(c + 1, -1).t())
+        net.v1.bias.copy_(arrays['v1_b'])
+        net.v2.weight.copy_(arrays['v2_w'].view(1, -1))
+        net.v2.bias.copy_(arrays['v2_b'])
+        net.margin_w.fill_(float(re.search(r'v2_w, v2_b, ([-0-9.e]+)f\}', text).group(1)))
+
+
 def symmetry(t, x):
     if t & 1:
         x = x.flip(-2)
@@ -99,18 +123,19 @@ def symmetry(t, x):
 
 def evaluate(net, data, batch=4096):
     net.eval()
-    planes, best, own = data
-    bce = mse = sq = 0.0
+    planes, best, own, outcome = data
+    bce = mse = sq = sq_outcome = 0.0
     with torch.no_grad():
         for i in range(0, len(best), batch):
             x = planes[i:i + batch].float()
             v, o = net(x)
             bce += F.binary_cross_entropy_with_logits(v, best[i:i + batch], reduction='sum').item()
             sq += ((torch.sigmoid(v) - best[i:i + batch]) ** 2).sum().item()
+            sq_outcome += ((torch.sigmoid(v) - outcome[i:i + batch]) ** 2).sum().item()
             mse += ((o - own[i:i + batch]) ** 2).mean(dim=(1, 2)).sum().item()
     net.train()
     n = len(best)
-    return bce / n, math.sqrt(sq / n), mse / n
+    return bce / n, math.sqrt(sq / n), mse / n, math.sqrt(sq_outcome / n)
 
 
 def c_array(name, t):
@@ -159,7 +184,10 @@ def main():
     ap.add_argument('--batch', type=int, default=256)
     ap.add_argument('--lr', type=float, default=2e-3)
     ap.add_argument('--own-weight', type=float, default=1.0)
+    ap.add_argument('--outcome-weight', type=float, default=0.0,
+                    help="weight of the game's outcome beside the search's winrate in the value's target")
     ap.add_argument('--threads', type=int, default=2)
+    ap.add_argument('--init', help='start from the weights of this value_data9.c instead of at random')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--out', required=True)
     ap.add_argument('files', nargs='+')
@@ -168,16 +196,24 @@ def main():
         sys.exit('train_value.py: give RECORDS.bin PLANES.bin pairs')
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    train, test = load(list(zip(args.files[0::2], args.files[1::2])), args.size)
+    train, test = load(list(zip(args.files[0::2], args.files[1::2])), args.size, args.outcome_weight)
     n = len(train[1])
     base = test[1].mean().item()
     const_bce = -(test[1] * math.log(base) + (1 - test[1]) * math.log(1 - base)).mean().item()
-    print('train %d positions, test %d; test target mean %.3f, constant guess: cross-entropy %.4f, rmse %.4f'
-          % (n, len(test[1]), base, const_bce, test[1].std().item()), flush=True)
+    print('train %d positions, test %d; test target mean %.3f, constant guess: cross-entropy %.4f, rmse %.4f; '
+          "the search's winrate to the outcome %.4f"
+          % (n, len(test[1]), base, const_bce, test[1].std().item(),
+             ((test[1] - test[3]) ** 2).mean().sqrt().item()), flush=True)
     net = Net(args.channels, args.blocks, args.hidden, args.komi)
+    rmse = float('nan')
+    if args.init:
+        load_c(net, args.init)
+        bce, rmse, mse, rmse_outcome = evaluate(net, test)
+        print('%s: test cross-entropy %.4f, rmse %.4f, ownership mse %.4f; rmse to the outcome %.4f'
+              % (args.init, bce, rmse, mse, rmse_outcome), flush=True)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=1e-5)
     steps = args.epochs * (n // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=max(steps, 1))
     step = 0
     for epoch in range(args.epochs):
         perm = torch.randperm(n)
@@ -193,9 +229,9 @@ def main():
             opt.step()
             sched.step()
             step += 1
-        bce, rmse, mse = evaluate(net, test)
-        print('epoch %d: test cross-entropy %.4f, rmse %.4f, ownership mse %.4f' % (epoch + 1, bce, rmse, mse),
-              flush=True)
+        bce, rmse, mse, rmse_outcome = evaluate(net, test)
+        print('epoch %d: test cross-entropy %.4f, rmse %.4f, ownership mse %.4f; rmse to the outcome %.4f'
+              % (epoch + 1, bce, rmse, mse, rmse_outcome), flush=True)
     summary = ('%d channels, %d blocks; %d positions, held-out rmse %.4f of the search\'s winrate '
                '(a constant guess: %.4f)' % (args.channels, args.blocks, n, rmse, test[1].std().item()))
     export(net, args, summary, args.out)

@@ -210,7 +210,12 @@ typedef struct tree_node {
     _Atomic uint16_t leaf_value;
 } tree_node;
 
-#define VALUE_UNIT 1024
+/* value_sum's unit, 1/64 of a win (the rounding, under 1/128 a sample, is
+ * nothing beside a playout's noise): 2^32 / 64 = 67 million visits fit in
+ * it, and a search with the value function stops at VALUE_MAX_VISITS at
+ * the root (an hour of one 9x9 position on one thread). */
+#define VALUE_UNIT 64
+#define VALUE_MAX_VISITS 60000000u
 
 /* The node's wins (for the mover): the playouts' results and, at weight
  * lambda, the value function's verdicts on the leaves below it. */

@@ -455,6 +455,9 @@ static bool time_to_stop(tg_search *s)
     int done = atomic_load(&s->playouts);
     if (l->playouts > 0 && done >= l->playouts)
         return true;
+    /* the value sums' room (VALUE_UNIT) */
+    if (s->lambda > 0 && stat_get(&tree_at(active_pool(s), s->root)->visits) >= VALUE_MAX_VISITS)
+        return true;
     if (l->seconds <= 0)
         return false;
     double t = seconds_since(&s->start);
