@@ -157,7 +157,8 @@ __attribute__((target("avx2,fma"))) static void conv_avx2(const float *in, int i
 }
 #endif
 
-static void conv(const float *in, int ic, const float *w, const float *bias, bool residual, float *out, int n)
+static void conv(const float *in, int ic, const float *w, const float *bias, bool residual, float *out, int n,
+                 bool portable)
 {
 #ifdef HAVE_AVX2_PATH
     /* asked once; threads that race here store the same answer */
@@ -167,15 +168,17 @@ static void conv(const float *in, int ic, const float *w, const float *bias, boo
         have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
         atomic_store_explicit(&avx2, have, memory_order_relaxed);
     }
-    if (have) {
+    if (have && !portable) {
         conv_avx2(in, ic, w, bias, residual, out, n);
         return;
     }
+#else
+    (void)portable;
 #endif
     conv_default(in, ic, w, bias, residual, out, n);
 }
 
-float value_eval(const value_net *net, const tg_board *b, tg_color c)
+static float eval(const value_net *net, const tg_board *b, tg_color c, bool portable)
 {
     int n = b->size;
     /* the input and two activations, padded with zeros */
@@ -190,10 +193,11 @@ float value_eval(const value_net *net, const tg_board *b, tg_color c)
         for (int x = 0; x < n; x++)
             for (int k = 0; k < VALUE_PLANES; k++)
                 in[((y + 1) * PAD + x + 1) * VALUE_PLANES + k] = planes[(y * n + x) * VALUE_PLANES + k];
-    conv(in, VALUE_PLANES, net->in_w, net->in_b, false, h[0], n);
+    conv(in, VALUE_PLANES, net->in_w, net->in_b, false, h[0], n, portable);
     int cur = 0;
     for (int k = 0; k < net->blocks; k++) {
-        conv(h[cur], C, net->block_w + (size_t)k * 9 * C * C, net->block_b + (size_t)k * C, true, h[1 - cur], n);
+        conv(h[cur], C, net->block_w + (size_t)k * 9 * C * C, net->block_b + (size_t)k * C, true, h[1 - cur], n,
+             portable);
         cur = 1 - cur;
     }
     float mean[C + 1] = {0};
@@ -219,4 +223,14 @@ float value_eval(const value_net *net, const tg_board *b, tg_color c)
             v += a * net->v2_w[j];
     }
     return 1.0f / (1.0f + expf(-v));
+}
+
+float value_eval(const value_net *net, const tg_board *b, tg_color c)
+{
+    return eval(net, b, c, false);
+}
+
+float value_eval_portable(const value_net *net, const tg_board *b, tg_color c)
+{
+    return eval(net, b, c, true);
 }

@@ -43,5 +43,8 @@ void value_planes(const tg_board *b, tg_color c, uint8_t *planes);
 
 /* The winrate of the mover c on b by the network (0..1). */
 float value_eval(const value_net *net, const tg_board *b, tg_color c);
+/* The same without the processor's vector extensions (the plain C loop):
+ * for tests, which check that both give the same verdict. */
+float value_eval_portable(const value_net *net, const tg_board *b, tg_color c);
 
 #endif
