@@ -114,11 +114,15 @@ static tg_point by_visits(const tg_search_report *r, tg_rng *rng)
     return r->candidates[0].move;
 }
 
+/* A record's bytes: the search's verdict (LABEL_BYTES), then the outcome. */
+#define LABEL_BYTES(n) ((n) * (n) * 5 + 13)
+#define RECORD_BYTES(n) (LABEL_BYTES(n) + 4)
+
 /* Appends each buffered record of one game with the game's outcome for its
  * side to move. */
 static void write_game(const char *buf, size_t len, int n, tg_color winner, FILE *out)
 {
-    size_t bytes = (size_t)(n * n * 5 + 13);
+    size_t bytes = (size_t)LABEL_BYTES(n);
     for (size_t at = 0; at + bytes <= len; at += bytes) {
         tg_color mover = (tg_color)(unsigned char)buf[at + (size_t)(n * n)];
         float outcome = winner == TG_EMPTY ? 0.5f : winner == mover ? 1.0f : 0.0f;
@@ -198,7 +202,6 @@ static int parse_int(const char *flag, const char *v, int lo, int hi)
     return (int)x;
 }
 
-#define RECORD_BYTES(n) ((n) * (n) * 5 + 17)
 
 static int write_planes(int size, const char *in_path, const char *out_path)
 {
