@@ -26,7 +26,7 @@
  * then size*size ownership floats (+1 black, -1 white), then the game's
  * outcome for the side to move (float32: 1 won, 0 lost, 0.5 unknown), where
  * the game ends by a resignation (the winrate under 3% past the opening) or
- * by two passes (the last search's ownership counted with the komi).
+ * by two passes (counted by area with the last search's dead stones off).
  *
  *        gen_value --planes [--size N] IN OUT
  * writes the value function's input planes of each record of IN to OUT
@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "engine/value.h"
+#include "tengen/score.h"
 #include "tengen/search.h"
 
 typedef struct gen_options {
@@ -173,14 +174,12 @@ static int play_game(tg_search *s, const gen_options *o, tg_rng *rng, FILE *file
         if (tg_game_play(g, c, move, 0) != TG_OK)
             break;
         passes = move == TG_PASS ? passes + 1 : 0;
-        if (passes == 2) {
-            const tg_board *b = tg_game_board(g);
-            const float *own = tg_search_ownership(s);
-            double margin = -o->komi2 / 2.0;
-            for (int y = 0; y < b->size; y++)
-                for (int x = 0; x < b->size; x++)
-                    margin += own[tg_point_at(b, x, y)] > 0 ? 1 : own[tg_point_at(b, x, y)] < 0 ? -1 : 0;
-            winner = margin > 0 ? TG_BLACK : margin < 0 ? TG_WHITE : TG_EMPTY;
+        if (passes == 2) { /* counted as final_score counts: the search's dead stones off */
+            uint8_t dead[TG_MAX_POINTS];
+            tg_search_dead_stones(s, tg_game_board(g), dead);
+            tg_score score;
+            tg_score_game(g, dead, &score);
+            winner = score.result.winner;
         }
     }
     tg_game_free(g);
