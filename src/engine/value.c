@@ -76,34 +76,31 @@ void value_planes(const tg_board *b, tg_color c, uint8_t *planes)
 
 /* One 3x3 convolution of `in` (ic channels a point) into `out` (C), over
  * the n x n points of padded buffers; out = conv + bias (+ in, residual). */
-#define CONV_BODY                                                                          \
-    for (int y = 1; y <= n; y++)                                                           \
-        for (int x = 1; x <= n; x++) {                                                     \
-            float acc[C];                                                                  \
-            for (int o = 0; o < C; o++)                                                    \
-                acc[o] = bias[o] + (residual ? in[(y * PAD + x) * C + o] : 0.0f);        \
-            for (int dy = -1; dy <= 1; dy++)                                               \
-                for (int dx = -1; dx <= 1; dx++) {                                         \
-                    const float *src = in + ((y + dy) * PAD + x + dx) * ic;                \
-                    const float *wk = w + ((dy + 1) * 3 + dx + 1) * ic * C;                \
-                    for (int i = 0; i < ic; i++) {                                         \
-                        float s = src[i];                                                  \
-                        if (s == 0.0f)                                                     \
-                            continue;                                                      \
-                        const float *wr = wk + i * C;                                      \
-                        for (int o = 0; o < C; o++)                                        \
-                            acc[o] += s * wr[o];                                           \
-                    }                                                                      \
-                }                                                                          \
-            float *dst = out + (y * PAD + x) * C;                                          \
-            for (int o = 0; o < C; o++)                                                    \
-                dst[o] = acc[o] > 0 ? acc[o] : 0;                                          \
-        }
-
 static void conv_default(const float *in, int ic, const float *w, const float *bias, bool residual, float *out,
                          int n)
 {
-    CONV_BODY
+    for (int y = 1; y <= n; y++)
+        for (int x = 1; x <= n; x++) {
+            float acc[C];
+            for (int o = 0; o < C; o++)
+                acc[o] = bias[o] + (residual ? in[(y * PAD + x) * C + o] : 0.0f);
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    const float *src = in + ((y + dy) * PAD + x + dx) * ic;
+                    const float *wk = w + ((dy + 1) * 3 + dx + 1) * ic * C;
+                    for (int i = 0; i < ic; i++) {
+                        float s = src[i];
+                        if (s == 0.0f)
+                            continue;
+                        const float *wr = wk + i * C;
+                        for (int o = 0; o < C; o++)
+                            acc[o] += s * wr[o];
+                    }
+                }
+            float *dst = out + (y * PAD + x) * C;
+            for (int o = 0; o < C; o++)
+                dst[o] = acc[o] > 0 ? acc[o] : 0;
+        }
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && VALUE_CHANNELS % 8 == 0 && VALUE_CHANNELS <= 32
