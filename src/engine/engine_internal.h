@@ -216,6 +216,9 @@ typedef struct tree_node {
  * the root (an hour of one 9x9 position on one thread). */
 #define VALUE_UNIT 64
 #define VALUE_MAX_VISITS 60000000u
+/* Any search stops after this many playouts: s->playouts is an int, and a
+ * node's wins2 (two a won playout) a uint32. */
+#define SEARCH_MAX_PLAYOUTS 2000000000
 
 /* The node's wins (for the mover): the playouts' results and, at weight
  * lambda, the value function's verdicts on the leaves below it. */
