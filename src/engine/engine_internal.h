@@ -216,9 +216,10 @@ typedef struct tree_node {
  * the root (an hour of one 9x9 position on one thread). */
 #define VALUE_UNIT 64
 #define VALUE_MAX_VISITS 60000000u
-/* Any search stops after this many playouts: s->playouts is an int, and a
- * node's wins2 (two a won playout) a uint32. */
-#define SEARCH_MAX_PLAYOUTS 2000000000
+/* Any search stops when its root has this many visits: a node's wins2 (two
+ * a won playout) is a uint32 and the search's playout count an int; about
+ * 14 hours of one 9x9 position on two threads. */
+#define SEARCH_MAX_VISITS 2000000000u
 
 /* The node's wins (for the mover): the playouts' results and, at weight
  * lambda, the value function's verdicts on the leaves below it. */

@@ -455,13 +455,11 @@ static bool time_to_stop(tg_search *s)
     int done = atomic_load(&s->playouts);
     if (l->playouts > 0 && done >= l->playouts)
         return true;
-    /* the counters' room: an int of playouts, a node's wins in half-wins in
-     * 32 bits (two a playout); about 14 hours of one 9x9 search on two
-     * threads, reached only by an analysis left running */
-    if (done >= SEARCH_MAX_PLAYOUTS)
-        return true;
-    /* the value sums' room (VALUE_UNIT) */
-    if (s->lambda > 0 && stat_get(&tree_at(active_pool(s), s->root)->visits) >= VALUE_MAX_VISITS)
+    /* the counters' room, read at the root, whose visits (a kept tree's
+     * too) bound every node's and this search's playouts: the value sums
+     * (VALUE_UNIT), else the half-win sums and the int playout count */
+    uint32_t room = s->lambda > 0 ? VALUE_MAX_VISITS : SEARCH_MAX_VISITS;
+    if (stat_get(&tree_at(active_pool(s), s->root)->visits) >= room)
         return true;
     if (l->seconds <= 0)
         return false;
