@@ -81,7 +81,6 @@ static void node_init(tree_node *n, tg_point move, tg_color color)
     atomic_init(&n->score_sum2, 0);
     atomic_init(&n->value_sum, 0);
     atomic_init(&n->leaf_value, 0);
-    atomic_init(&n->minimax, 0);
     atomic_init(&n->first_child, 0);
     atomic_init(&n->expanding, 0);
     n->move = (uint16_t)(move == TG_PASS ? TREE_PASS : move);
@@ -237,20 +236,6 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
     return true;
 }
 
-void tree_minimax_update(const tree_pool *pool, uint32_t index)
-{
-    tree_node *n = tree_at(pool, index);
-    uint32_t first = atomic_load_explicit(&n->first_child, memory_order_acquire);
-    double best = -1;
-    for (uint32_t i = 0; first && i < n->child_count; i++) {
-        double v = tree_node_minimax(tree_at(pool, first + i));
-        if (v > best)
-            best = v;
-    }
-    if (best >= 0)
-        atomic_store_explicit(&n->minimax, (uint16_t)((1 - best) * 65534 + 1.5), memory_order_relaxed);
-}
-
 /* Copy one node's statistics (not its children). */
 static void copy_stats(tree_node *to, const tree_node *from)
 {
@@ -262,7 +247,6 @@ static void copy_stats(tree_node *to, const tree_node *from)
     atomic_init(&to->score_sum2, atomic_load((_Atomic int64_t *)&from->score_sum2));
     atomic_init(&to->value_sum, atomic_load((_Atomic uint32_t *)&from->value_sum));
     atomic_init(&to->leaf_value, atomic_load((_Atomic uint16_t *)&from->leaf_value));
-    atomic_init(&to->minimax, atomic_load((_Atomic uint16_t *)&from->minimax));
     to->prior_visits = from->prior_visits;
     to->prior_wins2 = from->prior_wins2;
     to->policy = from->policy;
