@@ -44,7 +44,7 @@ static double search_playouts(int size, int threads, double seconds, bool value)
     tg_search_options opt;
     tg_search_options_default(&opt);
     opt.threads = threads;
-    opt.value_function = value;
+    opt.value_function = value ? TG_VALUE_ON : TG_VALUE_OFF;
     opt.resign_threshold = 0;
     tg_search *s = tg_search_new(&opt);
     tg_rules rules;

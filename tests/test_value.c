@@ -140,7 +140,7 @@ static tg_search_report search_report(const tg_game *g, bool value, int playouts
 {
     tg_search_options opt;
     tg_search_options_default(&opt);
-    opt.value_function = value;
+    opt.value_function = value ? TG_VALUE_ON : TG_VALUE_OFF;
     opt.seed = 3;
     tg_search *s = tg_search_new(&opt);
     assert_non_null(s);
@@ -224,10 +224,58 @@ static void test_search_with_value(void **state)
     tg_game_free(g);
 }
 
+/* The value function's default, auto: on for a search bounded by playouts
+ * alone, off under a clock, where its cost in time outweighs it; on and off
+ * hold whatever the limits. */
+static void test_value_auto(void **state)
+{
+    (void)state;
+    tg_rules rules;
+    tg_rules_default(&rules);
+    tg_game *g = tg_game_new(9, &rules);
+    assert_non_null(g);
+    assert_int_equal(tg_game_play(g, TG_BLACK, ts_vertex(9, "E5"), 0), TG_OK);
+    struct {
+        tg_value_mode mode;
+        int playouts;
+        double seconds;
+        bool used;
+    } cases[] = {
+        {TG_VALUE_AUTO, 200, 0, true},    {TG_VALUE_AUTO, 200, 0.05, false}, {TG_VALUE_AUTO, 0, 0.05, false},
+        {TG_VALUE_ON, 200, 0.05, true},   {TG_VALUE_ON, 0, 0.05, true},      {TG_VALUE_OFF, 200, 0, false},
+    };
+    tg_search_options opt;
+    tg_search_options_default(&opt);
+    assert_int_equal(opt.value_function, TG_VALUE_AUTO);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        opt.value_function = cases[k].mode;
+        tg_search *s = tg_search_new(&opt);
+        assert_non_null(s);
+        tg_search_limits limits = {.playouts = cases[k].playouts, .seconds = cases[k].seconds};
+        tg_point move = tg_search_genmove(s, g, TG_WHITE, &limits, false);
+        assert_true(tg_on_board(tg_game_board(g), move));
+        assert_int_equal(tg_search_last_report(s)->value_function, cases[k].used);
+        tg_search_free(s);
+    }
+    /* and on 7x7, where no network was trained, never */
+    tg_game_free(g);
+    g = tg_game_new(7, &rules);
+    assert_non_null(g);
+    opt.value_function = TG_VALUE_ON;
+    tg_search *s = tg_search_new(&opt);
+    assert_non_null(s);
+    tg_search_limits limits = {.playouts = 200};
+    tg_search_genmove(s, g, TG_BLACK, &limits, false);
+    assert_false(tg_search_last_report(s)->value_function);
+    tg_search_free(s);
+    tg_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_planes),
+        cmocka_unit_test(test_value_auto),
         cmocka_unit_test(test_ko_plane),
         cmocka_unit_test(test_offered_for_its_board_only),
         cmocka_unit_test(test_verdicts),

@@ -292,6 +292,7 @@ int main(int argc, char **argv)
     opt.seed = o.seed;
     opt.reuse_tree = false;
     opt.resign_threshold = 0;
+    opt.value_function = TG_VALUE_OFF; /* the labels are the playouts' search's */
     tg_search *s = tg_search_new(&opt);
     tg_rng rng;
     tg_rng_seed(&rng, o.seed * 7919 + 13);

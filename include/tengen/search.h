@@ -15,6 +15,14 @@
 #include "game.h"
 #include "gtp.h"
 
+/* When the search judges leaves by the learned value function too. */
+typedef enum tg_value_mode {
+    TG_VALUE_OFF = 0,
+    TG_VALUE_ON = 1,
+    TG_VALUE_AUTO = 2 /* on for a search bounded by playouts alone, off under a clock:
+                         it makes each playout worth more and costs time */
+} tg_value_mode;
+
 typedef struct tg_search_options {
     int threads;              /* search threads, 1..64 */
     size_t max_memory;        /* bytes the tree may use (at least 1 MiB) */
@@ -22,8 +30,9 @@ typedef struct tg_search_options {
                                  row, past a quarter of the board (0: never) */
     uint64_t seed;
     bool reuse_tree;          /* keep the subtree of the new position */
-    bool value_function;      /* judge leaves by the learned value function too, where one
-                                 was trained for the board size and komi (default: false) */
+    tg_value_mode value_function; /* judge leaves by the learned value function too, where
+                                 one was trained for the board size and komi (default:
+                                 TG_VALUE_AUTO) */
 } tg_search_options;
 
 /* 1 thread, 256 MiB, resign below 10%, seed 1, tree reuse on. */
@@ -57,6 +66,7 @@ typedef struct tg_search_report {
     int playouts;             /* in this decision, threads together */
     double seconds;
     double winrate;           /* of the best candidate, for the side to move */
+    bool value_function;      /* the learned value function judged its leaves */
     int candidate_count;
     tg_search_candidate candidates[32]; /* by visits, best first */
 } tg_search_report;

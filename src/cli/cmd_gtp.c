@@ -52,9 +52,11 @@ static void usage(FILE *out)
             "                  default: 0.1)\n"
             "  --lag S         seconds kept in reserve on every move for the lag between\n"
             "                  the controller's clock and ours (default: 0.3)\n"
-            "  --value on|off  the learned value function beside the playouts, where one\n"
-            "                  was trained for the board and komi (9x9, komi 7.5;\n"
-            "                  default: off)\n"
+            "  --value on|off|auto  the learned value function beside the playouts, where\n"
+            "                  one was trained for the board and komi (9x9, komi 7.5);\n"
+            "                  auto (the default): on when a move's budget is a playout\n"
+            "                  count alone (--playouts), off under a clock or\n"
+            "                  --time-per-move, where its cost outweighs it\n"
             "  --player NAME   mcts (the tree search, default) or baseline (the flat\n"
             "                  Monte-Carlo player of the core, fast, for tests)\n"
             "  -h, --help      show this help\n\n"
@@ -198,9 +200,9 @@ static bool parse_search_option(int argc, char **argv, int *i, gtp_player_config
         else
             cfg->search.resign_threshold = x;
     } else if ((v = option_value(argc, argv, i, "--value", &missing))) {
-        cfg->search.value_function = !strcmp(v, "on");
-        if (!(*ok = cfg->search.value_function || !strcmp(v, "off")))
-            fprintf(stderr, "tengen gtp: --value must be on or off\n");
+        cfg->search.value_function = !strcmp(v, "on") ? TG_VALUE_ON : !strcmp(v, "off") ? TG_VALUE_OFF : TG_VALUE_AUTO;
+        if (!(*ok = cfg->search.value_function != TG_VALUE_AUTO || !strcmp(v, "auto")))
+            fprintf(stderr, "tengen gtp: --value must be on, off or auto\n");
     } else if ((v = option_value(argc, argv, i, "--player", &missing))) {
         cfg->baseline = !strcmp(v, "baseline");
         if (!(*ok = cfg->baseline || !strcmp(v, "mcts")))

@@ -105,7 +105,8 @@ void tg_search_options_default(tg_search_options *opt)
     opt->resign_threshold = 0.1;
     opt->seed = 1;
     opt->reuse_tree = true;
-    opt->value_function = false; /* on 9x9 at 0.5 s a move its cost outweighs it (README) */
+    /* on where only playouts count; on 9x9 at 0.5 s a move its cost outweighs it (README) */
+    opt->value_function = TG_VALUE_AUTO;
 }
 
 tg_search *tg_search_new(const tg_search_options *opt)
@@ -547,6 +548,7 @@ static void make_report(tg_search *s)
     }
     r->playouts = atomic_load(&s->playouts);
     r->seconds = seconds_since(&s->start);
+    r->value_function = s->value != NULL;
     r->winrate = r->candidate_count ? r->candidates[0].winrate : 0.5;
 }
 
@@ -592,7 +594,9 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     s->to_move = color;
     tg_board_copy(&s->root_board, tg_game_board(g));
     s->komi2 = rules->komi2 + 2 * tg_rules_handicap_points(rules, tg_game_handicap(g));
-    s->value = s->opt.value_function && VALUE_LAMBDA > 0 ? value_net_for(s->root_board.size, s->komi2) : NULL;
+    bool by_playouts = limits->playouts > 0 && limits->seconds <= 0;
+    bool value = s->opt.value_function == TG_VALUE_ON || (s->opt.value_function == TG_VALUE_AUTO && by_playouts);
+    s->value = value && VALUE_LAMBDA > 0 ? value_net_for(s->root_board.size, s->komi2) : NULL;
     s->lambda = s->value ? VALUE_LAMBDA : 0;
     s->base_passes = tg_game_to_move(g) == color ? tg_game_consecutive_passes(g) : 0;
     int n = tg_game_move_count(g);

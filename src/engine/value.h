@@ -1,6 +1,6 @@
 /*
  * value.h — the learned value function (value.c): a small convolutional
- * network that reads a position and says what a search of a thousand
+ * network that reads a position and says what a search of 1,000 to 4,000
  * playouts from it would give the side to move.  Its weights
  * (value_data9.c) are written by tools/train_value.py from positions that
  * tools/gen_value labelled.
@@ -18,7 +18,7 @@
 /* The network's width (its channels), fixed so that the loops over them
  * are compiled for it. */
 #ifndef VALUE_CHANNELS
-#define VALUE_CHANNELS 24
+#define VALUE_CHANNELS 32
 #endif
 
 typedef struct value_net {
