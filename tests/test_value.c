@@ -238,11 +238,13 @@ static void test_value_auto(void **state)
     struct {
         tg_value_mode mode;
         int playouts;
-        double seconds;
+        double seconds, max_seconds;
         bool used;
     } cases[] = {
-        {TG_VALUE_AUTO, 200, 0, true},    {TG_VALUE_AUTO, 200, 0.05, false}, {TG_VALUE_AUTO, 0, 0.05, false},
-        {TG_VALUE_ON, 200, 0.05, true},   {TG_VALUE_ON, 0, 0.05, true},      {TG_VALUE_OFF, 200, 0, false},
+        {TG_VALUE_AUTO, 200, 0, 0, true},     {TG_VALUE_AUTO, 200, 0.05, 0, false},
+        {TG_VALUE_AUTO, 200, 0, 0.05, false}, {TG_VALUE_AUTO, 0, 0.05, 0, false},
+        {TG_VALUE_ON, 200, 0.05, 0, true},    {TG_VALUE_ON, 0, 0.05, 0, true},
+        {TG_VALUE_OFF, 200, 0, 0, false},
     };
     tg_search_options opt;
     tg_search_options_default(&opt);
@@ -251,7 +253,8 @@ static void test_value_auto(void **state)
         opt.value_function = cases[k].mode;
         tg_search *s = tg_search_new(&opt);
         assert_non_null(s);
-        tg_search_limits limits = {.playouts = cases[k].playouts, .seconds = cases[k].seconds};
+        tg_search_limits limits = {
+            .playouts = cases[k].playouts, .seconds = cases[k].seconds, .max_seconds = cases[k].max_seconds};
         tg_point move = tg_search_genmove(s, g, TG_WHITE, &limits, false);
         assert_true(tg_on_board(tg_game_board(g), move));
         assert_int_equal(tg_search_last_report(s)->value_function, cases[k].used);

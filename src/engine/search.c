@@ -594,7 +594,8 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     s->to_move = color;
     tg_board_copy(&s->root_board, tg_game_board(g));
     s->komi2 = rules->komi2 + 2 * tg_rules_handicap_points(rules, tg_game_handicap(g));
-    bool by_playouts = limits->playouts > 0 && limits->seconds <= 0;
+    /* a clock is either limit: a caller may give the hard one alone */
+    bool by_playouts = limits->playouts > 0 && limits->seconds <= 0 && limits->max_seconds <= 0;
     bool value = s->opt.value_function == TG_VALUE_ON || (s->opt.value_function == TG_VALUE_AUTO && by_playouts);
     s->value = value && VALUE_LAMBDA > 0 ? value_net_for(s->root_board.size, s->komi2) : NULL;
     s->lambda = s->value ? VALUE_LAMBDA : 0;
