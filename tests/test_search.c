@@ -619,6 +619,15 @@ static void test_search_time_limit(void **state)
     const tg_search_report *r = tg_search_last_report(s);
     assert_true(r->playouts > 0);
     assert_true(r->seconds <= elapsed + 0.01);
+    /* the hard limit given alone holds too, beside a playout count that
+     * would otherwise take hours */
+    tg_search_limits hard = {.playouts = 1 << 30, .max_seconds = 0.3};
+    t0 = now_seconds();
+    move = tg_search_run(s, g, TG_BLACK, &hard, 0, NULL, NULL);
+    elapsed = now_seconds() - t0;
+    assert_legal_answer(g, TG_BLACK, move, "hard time limit alone");
+    assert_true(elapsed < 1.5);
+    assert_true(r->playouts > 0 && r->playouts < 1 << 30);
     tg_search_free(s);
     tg_game_free(g);
 }

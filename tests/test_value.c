@@ -242,6 +242,7 @@ static void test_value_auto(void **state)
         bool used;
     } cases[] = {
         {TG_VALUE_AUTO, 200, 0, 0, true},     {TG_VALUE_AUTO, 200, 0.05, 0, false},
+        {TG_VALUE_AUTO, 0, 0, 0, true}, /* no limit: the search's default playout count */
         {TG_VALUE_AUTO, 200, 0, 0.05, false}, {TG_VALUE_AUTO, 0, 0.05, 0, false},
         {TG_VALUE_ON, 200, 0.05, 0, true},    {TG_VALUE_ON, 0, 0.05, 0, true},
         {TG_VALUE_OFF, 200, 0, 0, false},

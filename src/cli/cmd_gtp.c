@@ -200,9 +200,16 @@ static bool parse_search_option(int argc, char **argv, int *i, gtp_player_config
         else
             cfg->search.resign_threshold = x;
     } else if ((v = option_value(argc, argv, i, "--value", &missing))) {
-        cfg->search.value_function = !strcmp(v, "on") ? TG_VALUE_ON : !strcmp(v, "off") ? TG_VALUE_OFF : TG_VALUE_AUTO;
-        if (!(*ok = cfg->search.value_function != TG_VALUE_AUTO || !strcmp(v, "auto")))
+        if (!strcmp(v, "on"))
+            cfg->search.value_function = TG_VALUE_ON;
+        else if (!strcmp(v, "off"))
+            cfg->search.value_function = TG_VALUE_OFF;
+        else if (!strcmp(v, "auto"))
+            cfg->search.value_function = TG_VALUE_AUTO;
+        else {
+            *ok = false;
             fprintf(stderr, "tengen gtp: --value must be on, off or auto\n");
+        }
     } else if ((v = option_value(argc, argv, i, "--player", &missing))) {
         cfg->baseline = !strcmp(v, "baseline");
         if (!(*ok = cfg->baseline || !strcmp(v, "mcts")))

@@ -462,11 +462,13 @@ static bool time_to_stop(tg_search *s)
     uint32_t room = s->lambda > 0 ? VALUE_MAX_VISITS : SEARCH_MAX_VISITS;
     if (stat_get(&tree_at(active_pool(s), s->root)->visits) >= room)
         return true;
-    if (l->seconds <= 0)
+    if (l->seconds <= 0 && l->max_seconds <= 0)
         return false;
     double t = seconds_since(&s->start);
-    if (t >= l->max_seconds)
+    if (t >= l->max_seconds) /* the hard limit holds even when given alone */
         return true;
+    if (l->seconds <= 0)
+        return false;
     uint32_t best, second;
     best_two(s, &best, &second);
     if (!best || !second)
@@ -594,19 +596,22 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     s->to_move = color;
     tg_board_copy(&s->root_board, tg_game_board(g));
     s->komi2 = rules->komi2 + 2 * tg_rules_handicap_points(rules, tg_game_handicap(g));
-    /* a clock is either limit: a caller may give the hard one alone */
-    bool by_playouts = limits->playouts > 0 && limits->seconds <= 0 && limits->max_seconds <= 0;
+    s->limits = *limits;
+    if (s->limits.max_seconds < s->limits.seconds)
+        s->limits.max_seconds = s->limits.seconds;
+    if (s->limits.playouts <= 0 && s->limits.seconds <= 0)
+        s->limits.playouts = 1000;
+    /* auto reads the limits the search will keep (no limit at all is the
+     * default playout count); a clock is either time limit, as a caller
+     * may give the hard one alone */
+    const tg_search_limits *l = &s->limits;
+    bool by_playouts = l->playouts > 0 && l->seconds <= 0 && l->max_seconds <= 0;
     bool value = s->opt.value_function == TG_VALUE_ON || (s->opt.value_function == TG_VALUE_AUTO && by_playouts);
     s->value = value && VALUE_LAMBDA > 0 ? value_net_for(s->root_board.size, s->komi2) : NULL;
     s->lambda = s->value ? VALUE_LAMBDA : 0;
     s->base_passes = tg_game_to_move(g) == color ? tg_game_consecutive_passes(g) : 0;
     int n = tg_game_move_count(g);
     s->root_last2 = n >= 2 ? tg_game_move(g, n - 2)->point : TG_NO_POINT;
-    s->limits = *limits;
-    if (s->limits.max_seconds < s->limits.seconds)
-        s->limits.max_seconds = s->limits.seconds;
-    if (s->limits.playouts <= 0 && s->limits.seconds <= 0)
-        s->limits.playouts = 1000;
     atomic_store(&s->playouts, 0);
     atomic_store(&s->stop, false);
     clock_gettime(CLOCK_MONOTONIC, &s->start);

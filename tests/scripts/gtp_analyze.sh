@@ -8,7 +8,8 @@
 # for the next line; GoGui's gogui-analyze_commands and gogui-ownership;
 # kata-analyze with ownership in one search (visits growing line by line);
 # lz-genmove_analyze and kata-genmove_analyze: info lines, then "play MOVE",
-# the move on the board and undone by undo, the next command not stopping it.
+# the move on the board and undone by undo, the next command not stopping it;
+# --value on|off|auto accepted, anything else refused with a message.
 #
 # The engine reads a FIFO, so the script sends each command when it has
 # seen what it waits for.  Nothing is timed: waits only have a generous
@@ -350,6 +351,22 @@ await "lz-genmove_analyze errors" '^=41 ' && {
 send "quit"
 wait "$engine_pid"
 engine_pid=
+
+# --value takes on, off or auto, and refuses anything else with a message
+for mode in on off auto; do
+    if printf 'quit\n' | "$tengen" gtp --value "$mode" >/dev/null 2>&1; then
+        echo "ok   --value $mode accepted"
+    else
+        fail "--value $mode refused"
+    fi
+done
+if printf 'quit\n' | "$tengen" gtp --value maybe >/dev/null 2>"$work/err"; then
+    fail "--value maybe accepted"
+elif grep -q -- '--value must be on, off or auto' "$work/err"; then
+    echo "ok   --value maybe refused with a message"
+else
+    fail "--value maybe refused without the message"
+fi
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)"
