@@ -14,10 +14,14 @@
  * A benchmark program, not a test: it prints figures and asserts nothing.
  * usage: bench_strength [--match NAME|all] [--games N] [-j N]
  *                       [--tengen PATH] [--gnugo PATH] [--out DIR] [--level L]
- *                       [--tengen-args ARGS]
+ *                       [--tengen-args ARGS] [--opponent NAME=COMMAND]
  * --tengen-args appends options to tengen's `gtp` command after the match's
  * own, so they override them: `--match 9x9-playouts --tengen-args
  * "--playouts 4000"` measures the same match at another budget.
+ * --opponent replaces GNU Go by another GTP engine, its command whole (its
+ * budget included): `--opponent 'pachi=cd DIR && exec ./pachi -t =1000
+ * threads=1'` plays tengen against Pachi, built locally, at the same 1,000
+ * playouts (the match's target is then GNU Go's, printed for reference).
  * The results (JSON lines) and the SGF files stay in --out (default
  * ./strength-results) for inspection; an existing results file is resumed,
  * so a match with other --tengen-args needs its own --out.
@@ -46,6 +50,7 @@ static const match_spec matches[] = {
 
 typedef struct options {
     const char *match, *tengen, *gnugo, *out, *tengen_args;
+    const char *opponent; /* NAME=COMMAND instead of GNU Go, or NULL */
     int games, jobs, level;
 } options;
 
@@ -87,7 +92,7 @@ static int tally(const char *path, tg_score_line *s)
 
 static int run_match(const match_spec *m, const options *o)
 {
-    char results[1024], sgf_dir[1024], command[4096];
+    char results[1024], sgf_dir[1024], command[8192];
     int games = o->games > 0 ? o->games : m->default_games;
     snprintf(sgf_dir, sizeof sgf_dir, "%s/%s-sgf", o->out, m->name);
     snprintf(results, sizeof results, "%s/%s.jsonl", o->out, m->name);
@@ -95,13 +100,17 @@ static int run_match(const match_spec *m, const options *o)
     mkdir(sgf_dir, 0777);
     struct stat st;
     bool resume = stat(results, &st) == 0;
+    char opponent[2048];
+    if (o->opponent)
+        snprintf(opponent, sizeof opponent, "%s", o->opponent);
+    else
+        snprintf(opponent, sizeof opponent, "gnugo=%s --mode gtp --level %d --chinese-rules", o->gnugo, o->level);
     snprintf(command, sizeof command,
-             "'%s' match --engine 'tengen=%s gtp %s %s' "
-             "--engine 'gnugo=%s --mode gtp --level %d --chinese-rules' "
+             "'%s' match --engine 'tengen=%s gtp %s %s' --engine '%s' "
              "--games %d --size %d --komi 7.5 --rules chinese -j %d --seed 1 "
              "--results '%s' --sgf-dir '%s'%s",
-             o->tengen, o->tengen, m->tengen_args, o->tengen_args, o->gnugo, o->level, games, m->size,
-             o->jobs, results, sgf_dir, resume ? " --resume" : "");
+             o->tengen, o->tengen, m->tengen_args, o->tengen_args, opponent, games, m->size, o->jobs, results,
+             sgf_dir, resume ? " --resume" : "");
     printf("# %s: %s\n", m->name, command);
     fflush(stdout);
     int status = system(command);
@@ -118,8 +127,12 @@ static int run_match(const match_spec *m, const options *o)
     tg_elo(&s, &elo, &elo_low, &elo_high);
     printf("%s_winrate %.3f (95%% interval %.3f..%.3f; %d won, %d drawn, %d lost of %d; target %.2f)\n",
            m->name, rate, low, high, s.wins, s.draws, s.losses, n, m->target);
-    printf("%s_elo %+.0f (95%% interval %+.0f..%+.0f) over GNU Go level %d\n", m->name, elo, elo_low,
-           elo_high, o->level);
+    if (o->opponent)
+        printf("%s_elo %+.0f (95%% interval %+.0f..%+.0f) over %.*s\n", m->name, elo, elo_low, elo_high,
+               (int)strcspn(o->opponent, "="), o->opponent);
+    else
+        printf("%s_elo %+.0f (95%% interval %+.0f..%+.0f) over GNU Go level %d\n", m->name, elo, elo_low,
+               elo_high, o->level);
     return 0;
 }
 
@@ -127,13 +140,13 @@ static int usage(void)
 {
     fprintf(stderr, "usage: bench_strength [--match 9x9-time|19x19-time|9x9-playouts|all] [--games N]\n"
                     "                      [-j N] [--tengen PATH] [--gnugo PATH] [--out DIR] [--level L]\n"
-                    "                      [--tengen-args ARGS]\n");
+                    "                      [--tengen-args ARGS] [--opponent NAME=COMMAND]\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    options o = {"9x9-playouts", "build/tengen", "/usr/games/gnugo", "strength-results", "", 0, 2, 10};
+    options o = {"9x9-playouts", "build/tengen", "/usr/games/gnugo", "strength-results", "", NULL, 0, 2, 10};
     for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
@@ -154,12 +167,23 @@ int main(int argc, char **argv)
             o.level = atoi(v);
         else if (!strcmp(a, "--tengen-args"))
             o.tengen_args = v;
+        else if (!strcmp(a, "--opponent"))
+            o.opponent = v;
         else
             return usage();
     }
     if (strchr(o.tengen_args, '\'')) {
         fprintf(stderr, "bench_strength: --tengen-args cannot hold a single quote\n");
         return 2;
+    }
+    if (o.opponent) {
+        const char *eq = strchr(o.opponent, '=');
+        if (!eq || eq == o.opponent || !eq[1] || strchr(o.opponent, '\'') ||
+            (eq - o.opponent == 6 && !strncmp(o.opponent, "tengen", 6))) {
+            fprintf(stderr, "bench_strength: --opponent wants NAME=COMMAND, a name other than tengen and no "
+                            "single quote\n");
+            return 2;
+        }
     }
     if (o.jobs < 1)
         o.jobs = 1;
