@@ -178,10 +178,10 @@ int main(int argc, char **argv)
     }
     if (o.opponent) {
         const char *eq = strchr(o.opponent, '=');
-        if (!eq || eq == o.opponent || !eq[1] || strchr(o.opponent, '\'') ||
+        if (!eq || eq == o.opponent || !eq[1] || strchr(o.opponent, '\'') || strlen(o.opponent) >= 2048 ||
             (eq - o.opponent == 6 && !strncmp(o.opponent, "tengen", 6))) {
-            fprintf(stderr, "bench_strength: --opponent wants NAME=COMMAND, a name other than tengen and no "
-                            "single quote\n");
+            fprintf(stderr, "bench_strength: --opponent wants NAME=COMMAND, a name other than tengen, no "
+                            "single quote and under 2,048 characters\n");
             return 2;
         }
     }
