@@ -100,17 +100,26 @@ static int run_match(const match_spec *m, const options *o)
     mkdir(sgf_dir, 0777);
     struct stat st;
     bool resume = stat(results, &st) == 0;
-    char opponent[2048];
-    if (o->opponent)
-        snprintf(opponent, sizeof opponent, "%s", o->opponent);
-    else
-        snprintf(opponent, sizeof opponent, "gnugo=%s --mode gtp --level %d --chinese-rules", o->gnugo, o->level);
-    snprintf(command, sizeof command,
-             "'%s' match --engine 'tengen=%s gtp %s %s' --engine '%s' "
-             "--games %d --size %d --komi 7.5 --rules chinese -j %d --seed 1 "
-             "--results '%s' --sgf-dir '%s'%s",
-             o->tengen, o->tengen, m->tengen_args, o->tengen_args, opponent, games, m->size, o->jobs, results,
-             sgf_dir, resume ? " --resume" : "");
+    /* GNU Go unless --opponent names another engine; `who` names it in the Elo line */
+    char gnugo[2048], who[256];
+    const char *opponent = o->opponent;
+    if (opponent) {
+        snprintf(who, sizeof who, "%.*s", (int)strcspn(opponent, "="), opponent);
+    } else {
+        snprintf(gnugo, sizeof gnugo, "gnugo=%s --mode gtp --level %d --chinese-rules", o->gnugo, o->level);
+        snprintf(who, sizeof who, "GNU Go level %d", o->level);
+        opponent = gnugo;
+    }
+    int len = snprintf(command, sizeof command,
+                       "'%s' match --engine 'tengen=%s gtp %s %s' --engine '%s' "
+                       "--games %d --size %d --komi 7.5 --rules chinese -j %d --seed 1 "
+                       "--results '%s' --sgf-dir '%s'%s",
+                       o->tengen, o->tengen, m->tengen_args, o->tengen_args, opponent, games, m->size, o->jobs,
+                       results, sgf_dir, resume ? " --resume" : "");
+    if (len < 0 || (size_t)len >= sizeof command) {
+        fprintf(stderr, "bench_strength: the match's command line is too long\n");
+        return 1;
+    }
     printf("# %s: %s\n", m->name, command);
     fflush(stdout);
     int status = system(command);
@@ -127,12 +136,7 @@ static int run_match(const match_spec *m, const options *o)
     tg_elo(&s, &elo, &elo_low, &elo_high);
     printf("%s_winrate %.3f (95%% interval %.3f..%.3f; %d won, %d drawn, %d lost of %d; target %.2f)\n",
            m->name, rate, low, high, s.wins, s.draws, s.losses, n, m->target);
-    if (o->opponent)
-        printf("%s_elo %+.0f (95%% interval %+.0f..%+.0f) over %.*s\n", m->name, elo, elo_low, elo_high,
-               (int)strcspn(o->opponent, "="), o->opponent);
-    else
-        printf("%s_elo %+.0f (95%% interval %+.0f..%+.0f) over GNU Go level %d\n", m->name, elo, elo_low,
-               elo_high, o->level);
+    printf("%s_elo %+.0f (95%% interval %+.0f..%+.0f) over %s\n", m->name, elo, elo_low, elo_high, who);
     return 0;
 }
 
@@ -178,10 +182,10 @@ int main(int argc, char **argv)
     }
     if (o.opponent) {
         const char *eq = strchr(o.opponent, '=');
-        if (!eq || eq == o.opponent || !eq[1] || strchr(o.opponent, '\'') || strlen(o.opponent) >= 2048 ||
+        if (!eq || eq == o.opponent || !eq[1] || strchr(o.opponent, '\'') ||
             (eq - o.opponent == 6 && !strncmp(o.opponent, "tengen", 6))) {
-            fprintf(stderr, "bench_strength: --opponent wants NAME=COMMAND, a name other than tengen, no "
-                            "single quote and under 2,048 characters\n");
+            fprintf(stderr, "bench_strength: --opponent wants NAME=COMMAND, a name other than tengen and no "
+                            "single quote\n");
             return 2;
         }
     }

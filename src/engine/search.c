@@ -462,7 +462,7 @@ static bool time_to_stop(tg_search *s)
     uint32_t room = s->lambda > 0 ? VALUE_MAX_VISITS : SEARCH_MAX_VISITS;
     if (stat_get(&tree_at(active_pool(s), s->root)->visits) >= room)
         return true;
-    if (l->seconds <= 0 && l->max_seconds <= 0)
+    if (l->max_seconds <= 0) /* no clock: prepare keeps max_seconds >= seconds */
         return false;
     double t = seconds_since(&s->start);
     if (t >= l->max_seconds) /* the hard limit holds even when given alone */
@@ -601,11 +601,11 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
         s->limits.max_seconds = s->limits.seconds;
     if (s->limits.playouts <= 0 && s->limits.seconds <= 0)
         s->limits.playouts = 1000;
-    /* auto reads the limits the search will keep (no limit at all is the
-     * default playout count); a clock is either time limit, as a caller
-     * may give the hard one alone */
-    const tg_search_limits *l = &s->limits;
-    bool by_playouts = l->playouts > 0 && l->seconds <= 0 && l->max_seconds <= 0;
+    /* auto reads the limits the search will keep: with max_seconds >= seconds
+     * and a playout count wherever no planned time is given, a budget of
+     * playouts alone is one without a hard time limit (a caller may give
+     * that one alone) */
+    bool by_playouts = s->limits.max_seconds <= 0;
     bool value = s->opt.value_function == TG_VALUE_ON || (s->opt.value_function == TG_VALUE_AUTO && by_playouts);
     s->value = value && VALUE_LAMBDA > 0 ? value_net_for(s->root_board.size, s->komi2) : NULL;
     s->lambda = s->value ? VALUE_LAMBDA : 0;
