@@ -127,7 +127,59 @@ static void test_playout_kills_the_new_eye_space(void **state)
     for (uint64_t seed = 1; seed <= 50; seed++) {
         tg_rng rng;
         tg_rng_seed(&rng, seed);
-        assert_int_equal(policy_choose(&b, TG_BLACK, &rng), at(&b, "E5"));
+        assert_int_equal(policy_choose(&b, TG_BLACK, TG_NO_POINT, &rng), at(&b, "E5"));
+    }
+}
+
+/* Black's previous move, E6, put White's E5 in atari and White played
+ * elsewhere: Black's playout takes it, whatever the random numbers say;
+ * told nothing of its previous move, it does not always find it. */
+static void test_playout_takes_what_its_atari_left(void **state)
+{
+    (void)state;
+    const char *rows[9] = {"........O", ".........", ".........", "....X....", "...XOX...",
+                           ".........", ".........", ".........", "........."};
+    tg_board b;
+    setup(&b, rows, "J9");
+    int found_alone = 0;
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        tg_rng rng;
+        tg_rng_seed(&rng, seed);
+        assert_int_equal(policy_choose(&b, TG_BLACK, at(&b, "E6"), &rng), at(&b, "E4"));
+        tg_rng_seed(&rng, seed);
+        found_alone += policy_choose(&b, TG_BLACK, TG_NO_POINT, &rng) == at(&b, "E4");
+    }
+    assert_true(found_alone < 50);
+}
+
+/* White's C2 puts Black's C1 in atari, and running along the first line
+ * only leads into a ladder that works: the playout does not always run to
+ * D1 (it always would if the ladder were not read).  With a Black stone at
+ * E2 to meet, the run escapes and is always played. */
+static void test_playout_does_not_run_into_a_ladder(void **state)
+{
+    (void)state;
+    const char *rows[9] = {".........", ".........", ".........", ".........", ".........",
+                           ".........", ".........", "..O......", ".OX......"};
+    tg_board b;
+    setup(&b, rows, "C2");
+    assert_true(ladder_captured(&b, at(&b, "C1")));
+    int runs = 0;
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        tg_rng rng;
+        tg_rng_seed(&rng, seed);
+        runs += policy_choose(&b, TG_BLACK, TG_NO_POINT, &rng) == at(&b, "D1");
+    }
+    assert_true(runs < 50);
+
+    const char *broken[9] = {".........", ".........", ".........", ".........", ".........",
+                             ".........", ".........", "..O.X....", ".OX......"};
+    setup(&b, broken, "C2");
+    assert_false(ladder_captured(&b, at(&b, "C1")));
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        tg_rng rng;
+        tg_rng_seed(&rng, seed);
+        assert_int_equal(policy_choose(&b, TG_BLACK, TG_NO_POINT, &rng), at(&b, "D1"));
     }
 }
 
@@ -183,7 +235,7 @@ static void test_playouts_break_a_false_seki(void **state)
         tg_board_copy(&copy, &b);
         tg_rng rng;
         tg_rng_seed(&rng, seed);
-        policy_playout(&copy, TG_WHITE, &rng, 300, NULL);
+        policy_playout(&copy, TG_WHITE, TG_NO_POINT, &rng, 300, NULL);
         uint8_t owner[TG_MAX_POINTS];
         policy_area_score(&copy, owner);
         dead += owner[at(&b, "B7")] == TG_WHITE;
@@ -261,6 +313,8 @@ int main(void)
         cmocka_unit_test(test_shapes_without_a_vital_point),
         cmocka_unit_test(test_spaces_that_are_not_eyes),
         cmocka_unit_test(test_playout_kills_the_new_eye_space),
+        cmocka_unit_test(test_playout_takes_what_its_atari_left),
+        cmocka_unit_test(test_playout_does_not_run_into_a_ladder),
         cmocka_unit_test(test_sacrifices_that_kill),
         cmocka_unit_test(test_playouts_break_a_false_seki),
         cmocka_unit_test(test_model_move_draws_by_strength),

@@ -143,7 +143,8 @@ typedef struct policy_moves {
 /* Play a playout from b (to_move first) until two passes or max_moves,
  * appending its moves to `moves` (may be NULL), and return the area score
  * of the end position in half points, Black minus White, before komi. */
-int policy_playout(tg_board *b, tg_color to_move, tg_rng *rng, int max_moves, policy_moves *moves);
+int policy_playout(tg_board *b, tg_color to_move, tg_point last2, tg_rng *rng, int max_moves,
+                   policy_moves *moves);
 
 /* On 13x13 and up, is p one of the opening points (3-3, 3-4, 4-4, 3-5,
  * 4-5) of a corner whose seven-by-seven square is empty? */
@@ -157,7 +158,7 @@ tg_point policy_nakade_point(const tg_board *b, tg_point q, tg_color *owner);
 int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10]);
 
 /* The policy's move for c on b (TG_PASS when none). */
-tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng);
+tg_point policy_choose(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng);
 
 /* A move for c drawn from the move model (model.c): every point the
  * playouts may play (legal, not an own eye) with probability its strength

@@ -30,6 +30,13 @@
  */
 #include "engine/engine_internal.h"
 
+#ifndef POLICY_LAST2
+#define POLICY_LAST2 1
+#endif
+#ifndef POLICY_LADDER
+#define POLICY_LADDER 1
+#endif
+
 bool policy_move_ok(const tg_board *b, tg_point p, tg_color c)
 {
     return b->color[p] == TG_EMPTY && tg_board_playout_move_ok(b, p, c, TG_SUICIDE_FORBIDDEN);
@@ -152,9 +159,15 @@ static tg_point save_chain(const tg_board *b, tg_point q, tg_color c)
         s = b->next_stone[s];
     } while (s != head);
     tg_point lib = tg_chain_atari_point(tg_chain_at(b, q));
-    if (policy_move_ok(b, lib, c) && policy_liberties_after(b, lib, c, 2) >= 2)
-        return lib;
-    return TG_PASS;
+    if (!policy_move_ok(b, lib, c))
+        return TG_PASS;
+    int libs = policy_liberties_after(b, lib, c, 3);
+    if (libs < 2)
+        return TG_PASS;
+    /* two liberties after the extension: running is futile in a working ladder */
+    if (POLICY_LADDER && libs == 2 && ladder_captured(b, q))
+        return TG_PASS;
+    return lib;
 }
 
 /* 1 and 2: the tactical answer to the opponent's last move, or TG_PASS:
@@ -363,11 +376,18 @@ static tg_point random_move(const tg_board *b, tg_color c, tg_rng *rng)
     return TG_PASS;
 }
 
-tg_point policy_choose(const tg_board *b, tg_color c, tg_rng *rng)
+tg_point policy_choose(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng)
 {
     tg_point p = answer_atari(b, c);
     if (p != TG_PASS)
         return p;
+    if (POLICY_LAST2 && last2 >= 0) {
+        /* 1b: the opponent let a chain the mover's own previous move put in
+         * atari stand: take it */
+        p = capture_next_to(b, last2, c);
+        if (p != TG_PASS)
+            return p;
+    }
     p = nakade(b, c);
     if (p != TG_PASS)
         return p;
@@ -437,16 +457,20 @@ int policy_area_score(const tg_board *b, uint8_t *owner)
     return 2 * score;
 }
 
-int policy_playout(tg_board *b, tg_color to_move, tg_rng *rng, int max_moves, policy_moves *moves)
+int policy_playout(tg_board *b, tg_color to_move, tg_point last2, tg_rng *rng, int max_moves,
+                   policy_moves *moves)
 {
     int passes = 0;
+    tg_point previous = last2, last = TG_NO_POINT; /* the mover's previous move, then the other side's */
     tg_color c = to_move;
     /* the mercy rule: a side ahead by a third of the board in stones has
      * won; counting it now saves the rest of a hopeless playout */
     int lead = tg_board_stone_count(b, TG_BLACK) - tg_board_stone_count(b, TG_WHITE);
     int mercy = b->size * b->size / 3;
     for (int m = 0; m < max_moves && passes < 2 && lead < mercy && lead > -mercy; m++) {
-        tg_point p = policy_choose(b, c, rng);
+        tg_point p = policy_choose(b, c, previous, rng);
+        previous = last;
+        last = p;
         if (p == TG_PASS) {
             tg_board_pass(b);
             passes++;

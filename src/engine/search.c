@@ -408,7 +408,8 @@ static void iterate(worker *w)
             next = tg_opponent(next);
         }
     }
-    int score2 = policy_playout(&w->board, next, &w->rng, limit, &w->moves);
+    tg_point last2 = movers_previous(w);
+    int score2 = policy_playout(&w->board, next, last2 == TREE_PASS ? TG_PASS : last2, &w->rng, limit, &w->moves);
     int margin2 = score2 - s->komi2;
     back_up(w, depth, margin2, value_black);
     uint8_t owner[TG_MAX_POINTS];
