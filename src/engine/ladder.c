@@ -1,6 +1,6 @@
 /*
- * ladder.c — reading ladders (shicho) for the priors: is a chain in atari
- * captured however it runs?
+ * ladder.c — reading ladders (shicho) for the priors and the playouts: is
+ * a chain in atari captured however it runs?
  *
  * The chain's side extends on its last liberty (or captures an attacker in
  * atari, which ends the ladder); with three liberties or more it has

@@ -4,9 +4,11 @@
  *
  * For the side to move, in order:
  *   1. capture the chain the opponent's last move left in atari;
+ *   1b. (up to 11x11) capture a chain the mover's own previous move put in
+ *      atari, when the opponent answered elsewhere;
  *   2. save an own chain the last move put in atari, by capturing one of
  *      its attackers that is in atari, or by extending when that gives it
- *      two liberties or more;
+ *      three liberties, or two and (up to 11x11) no ladder that works;
  *   2a. play the vital point of the opponent's small eye space (three to
  *      five points) next to the last move: nakade;
  *   2b. (half the time) when the last move left a chain next to it with two
@@ -36,6 +38,10 @@
 #ifndef POLICY_LADDER
 #define POLICY_LADDER 1
 #endif
+/* Rules 1b and 2's ladder reading are used up to this size: measured on
+ * 9x9 only (against Pachi and GNU Go, README); 19x19's cost, a board copy
+ * per reading, is not measured against its gain there. */
+#define POLICY_NEW_RULES_MAX_SIZE 11
 
 bool policy_move_ok(const tg_board *b, tg_point p, tg_color c)
 {
@@ -165,7 +171,7 @@ static tg_point save_chain(const tg_board *b, tg_point q, tg_color c)
     if (libs < 2)
         return TG_PASS;
     /* two liberties after the extension: running is futile in a working ladder */
-    if (POLICY_LADDER && libs == 2 && ladder_captured(b, q))
+    if (POLICY_LADDER && libs == 2 && b->size <= POLICY_NEW_RULES_MAX_SIZE && ladder_captured(b, q))
         return TG_PASS;
     return lib;
 }
@@ -381,7 +387,7 @@ tg_point policy_choose(const tg_board *b, tg_color c, tg_point last2, tg_rng *rn
     tg_point p = answer_atari(b, c);
     if (p != TG_PASS)
         return p;
-    if (POLICY_LAST2 && last2 >= 0) {
+    if (POLICY_LAST2 && last2 >= 0 && b->size <= POLICY_NEW_RULES_MAX_SIZE) {
         /* 1b: the opponent let a chain the mover's own previous move put in
          * atari stand: take it */
         p = capture_next_to(b, last2, c);
