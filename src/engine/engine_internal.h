@@ -140,8 +140,8 @@ typedef struct policy_moves {
     uint8_t color[3 * TG_MAX_POINTS];
 } policy_moves;
 
-/* Play a playout from b (to_move first) until two passes or max_moves,
- * appending its moves to `moves` (may be NULL), and return the area score
+/* Play a playout from b (to_move first; last2 its previous move, or
+ * TG_PASS / TG_NO_POINT) until two passes or max_moves, appending its moves to `moves` (may be NULL), and return the area score
  * of the end position in half points, Black minus White, before komi. */
 int policy_playout(tg_board *b, tg_color to_move, tg_point last2, tg_rng *rng, int max_moves,
                    policy_moves *moves);
@@ -157,7 +157,8 @@ tg_point policy_nakade_point(const tg_board *b, tg_point q, tg_color *owner);
 /* The moves of the policy's two-liberty rule for c (at most 10). */
 int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10]);
 
-/* The policy's move for c on b (TG_PASS when none). */
+/* The policy's move for c on b (TG_PASS when none); last2 is c's own
+ * previous move (TG_PASS or TG_NO_POINT when none or unknown). */
 tg_point policy_choose(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng);
 
 /* A move for c drawn from the move model (model.c): every point the
