@@ -141,8 +141,9 @@ typedef struct policy_moves {
 } policy_moves;
 
 /* Play a playout from b (to_move first; last2 its previous move, or
- * TG_PASS / TG_NO_POINT) until two passes or max_moves, appending its moves to `moves` (may be NULL), and return the area score
- * of the end position in half points, Black minus White, before komi. */
+ * TG_PASS / TG_NO_POINT) until two passes or max_moves, appending its
+ * moves to `moves` (may be NULL), and return the area score of the end
+ * position in half points, Black minus White, before komi. */
 int policy_playout(tg_board *b, tg_color to_move, tg_point last2, tg_rng *rng, int max_moves,
                    policy_moves *moves);
 
