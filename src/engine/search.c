@@ -280,12 +280,15 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node, doubl
 }
 
 /* The previous move of the side to move after w->moves: two plies up the
- * path, or before the root. */
+ * path, or before the root; a pass is TG_PASS (w->moves stores TREE_PASS). */
 static tg_point movers_previous(const worker *w)
 {
     const tg_search *s = w->search;
     int k = w->moves.count;
-    return k >= 2 ? w->moves.point[k - 2] : k == 1 ? s->root_board.last_move : s->root_last2;
+    if (k < 2)
+        return k == 1 ? s->root_board.last_move : s->root_last2;
+    tg_point p = w->moves.point[k - 2];
+    return p == TREE_PASS ? TG_PASS : p;
 }
 
 /* Walk down from the root, playing the moves on w->board; returns the
@@ -408,8 +411,7 @@ static void iterate(worker *w)
             next = tg_opponent(next);
         }
     }
-    tg_point last2 = movers_previous(w);
-    int score2 = policy_playout(&w->board, next, last2 == TREE_PASS ? TG_PASS : last2, &w->rng, limit, &w->moves);
+    int score2 = policy_playout(&w->board, next, movers_previous(w), &w->rng, limit, &w->moves);
     int margin2 = score2 - s->komi2;
     back_up(w, depth, margin2, value_black);
     uint8_t owner[TG_MAX_POINTS];
