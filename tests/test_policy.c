@@ -23,6 +23,20 @@ static void setup(tg_board *b, const char *rows[9], const char *last)
     ts_board_play_rows(b, 9, rows, last);
 }
 
+/* How many of the seeds 1 to SEEDS make c's playout move (policy_choose,
+ * told c's previous move last2) the point named where. */
+#define SEEDS 50
+static int times_chosen(const tg_board *b, tg_color c, tg_point last2, const char *where)
+{
+    int n = 0;
+    for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+        tg_rng rng;
+        tg_rng_seed(&rng, seed);
+        n += policy_choose(b, c, last2, &rng) == at(b, where);
+    }
+    return n;
+}
+
 /* The vital point found from every point of the space, and its owner. */
 static void expect_vital(const char *rows[9], const char *const *space, int n, const char *vital, tg_color owner)
 {
@@ -124,11 +138,7 @@ static void test_playout_kills_the_new_eye_space(void **state)
                            "..OOOOO..", ".........", ".........", "........."};
     tg_board b;
     setup(&b, rows, "G5");
-    for (uint64_t seed = 1; seed <= 50; seed++) {
-        tg_rng rng;
-        tg_rng_seed(&rng, seed);
-        assert_int_equal(policy_choose(&b, TG_BLACK, TG_NO_POINT, &rng), at(&b, "E5"));
-    }
+    assert_int_equal(times_chosen(&b, TG_BLACK, TG_NO_POINT, "E5"), SEEDS);
 }
 
 /* Black's previous move, E6, put White's E5 in atari and White played
@@ -141,15 +151,8 @@ static void test_playout_takes_what_its_atari_left(void **state)
                            ".........", ".........", ".........", "........."};
     tg_board b;
     setup(&b, rows, "J9");
-    int found_alone = 0;
-    for (uint64_t seed = 1; seed <= 50; seed++) {
-        tg_rng rng;
-        tg_rng_seed(&rng, seed);
-        assert_int_equal(policy_choose(&b, TG_BLACK, at(&b, "E6"), &rng), at(&b, "E4"));
-        tg_rng_seed(&rng, seed);
-        found_alone += policy_choose(&b, TG_BLACK, TG_NO_POINT, &rng) == at(&b, "E4");
-    }
-    assert_true(found_alone < 50);
+    assert_int_equal(times_chosen(&b, TG_BLACK, at(&b, "E6"), "E4"), SEEDS);
+    assert_true(times_chosen(&b, TG_BLACK, TG_NO_POINT, "E4") < SEEDS);
 }
 
 /* White's C2 puts Black's C1 in atari, and running along the first line
@@ -164,23 +167,13 @@ static void test_playout_does_not_run_into_a_ladder(void **state)
     tg_board b;
     setup(&b, rows, "C2");
     assert_true(ladder_captured(&b, at(&b, "C1")));
-    int runs = 0;
-    for (uint64_t seed = 1; seed <= 50; seed++) {
-        tg_rng rng;
-        tg_rng_seed(&rng, seed);
-        runs += policy_choose(&b, TG_BLACK, TG_NO_POINT, &rng) == at(&b, "D1");
-    }
-    assert_true(runs < 50);
+    assert_true(times_chosen(&b, TG_BLACK, TG_NO_POINT, "D1") < SEEDS);
 
     const char *broken[9] = {".........", ".........", ".........", ".........", ".........",
                              ".........", ".........", "..O.X....", ".OX......"};
     setup(&b, broken, "C2");
     assert_false(ladder_captured(&b, at(&b, "C1")));
-    for (uint64_t seed = 1; seed <= 50; seed++) {
-        tg_rng rng;
-        tg_rng_seed(&rng, seed);
-        assert_int_equal(policy_choose(&b, TG_BLACK, TG_NO_POINT, &rng), at(&b, "D1"));
-    }
+    assert_int_equal(times_chosen(&b, TG_BLACK, TG_NO_POINT, "D1"), SEEDS);
 }
 
 /* Self-ataris that kill: the chain, once captured, leaves the opponent a

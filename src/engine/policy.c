@@ -41,7 +41,9 @@
 /* Rules 1b and 2's ladder reading are used up to this size: measured on
  * 9x9 only (against Pachi and GNU Go, README); 19x19's cost, a board copy
  * per reading, is not measured against its gain there. */
+#ifndef POLICY_NEW_RULES_MAX_SIZE
 #define POLICY_NEW_RULES_MAX_SIZE 11
+#endif
 
 bool policy_move_ok(const tg_board *b, tg_point p, tg_color c)
 {
