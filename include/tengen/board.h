@@ -76,6 +76,7 @@ typedef struct tg_undo_entry {
     int captured_start;       /* index into the log's captured[] */
     int captured_count;
     bool suicide;             /* the captured stones are the mover's own */
+    int joined;               /* distinct chains of the mover's the stone joined */
 } tg_undo_entry;
 
 typedef struct tg_undo_log {

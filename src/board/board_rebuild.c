@@ -133,7 +133,26 @@ static tg_undo_entry *log_push(const tg_board *b, tg_undo_log *log, tg_point p, 
     e->captured_start = log->captured_count;
     e->captured_count = 0;
     e->suicide = false;
+    e->joined = 0;
     return e;
+}
+
+/* How many distinct chains of c's are next to p (0 to 4). */
+static int chains_joined(const tg_board *b, tg_point p, tg_color c)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    int heads[4], n = 0;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] != c)
+            continue;
+        int h = b->chain_of[q], k = 0;
+        while (k < n && heads[k] != h)
+            k++;
+        if (k == n)
+            heads[n++] = h;
+    }
+    return n;
 }
 
 int tg_board_play_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log)
@@ -141,6 +160,7 @@ int tg_board_play_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log)
     if (!log_reserve(log, b->size * b->size))
         return -1;
     tg_undo_entry *e = log_push(b, log, p, c);
+    e->joined = chains_joined(b, p, c);
     bool suicide;
     int n = board_play_move(b, p, c, log->captured + log->captured_count, &suicide);
     e->captured_count = n;
@@ -158,12 +178,42 @@ int tg_board_pass_logged(tg_board *b, tg_undo_log *log)
     return 0;
 }
 
+/* Undo a move that captured nothing and joined at most one chain, without
+ * a flood fill: the stone leaves its chain's stone list, its empty
+ * neighbours leave the chain's pseudo-liberties, and every neighbour gets
+ * the point back as one, the reverse of the play path.  False (nothing
+ * done) when the stone heads its chain, which a rebuild since may have
+ * made it: the caller then rebuilds. */
+static bool undo_simple(tg_board *b, tg_point p)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    int head = b->chain_of[p];
+    if (head != p) {
+        tg_chain *ch = &b->chain[head];
+        for (int i = 0; i < 4; i++)
+            if (b->color[p + d[i]] == TG_EMPTY)
+                ch->libs -= board_lib_code[p + d[i]];
+        ch->stones--;
+        int s = head;
+        while (b->next_stone[s] != p)
+            s = b->next_stone[s];
+        b->next_stone[s] = b->next_stone[p];
+    } else if (b->next_stone[p] != p) {
+        return false;
+    }
+    board_lift_stone(b, p);
+    for (int i = 0; i < 4; i++)
+        chain_add_lib(&b->chain[b->chain_of[p + d[i]]], p);
+    return true;
+}
+
 tg_status tg_board_undo(tg_board *b, tg_undo_log *log)
 {
     if (log->count == 0)
         return TG_ERR_NOT_ALLOWED;
     const tg_undo_entry *e = &log->entries[--log->count];
-    if (e->point != TG_PASS) {
+    bool simple = e->point != TG_PASS && e->captured_count == 0 && e->joined <= 1;
+    if (e->point != TG_PASS && !(simple && undo_simple(b, e->point))) {
         const uint16_t *removed = log->captured + e->captured_start;
         tg_color back = e->suicide ? e->color : tg_opponent(e->color);
         if (!e->suicide)
