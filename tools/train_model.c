@@ -29,7 +29,7 @@
  * table model_main): each candidate's strength is the built-in one times
  * the weights learned, and Coulom's prior pulls those towards 1, so the
  * little a small data set teaches is added to what the large one taught.
- * That is how model_data9.c, the small boards' table, was made (README).
+ * That is how model_data9.c, the small boards' table, was made (docs/player.md).
  *
  * usage: train_model [--games N] [--test N] [--iterations N] [--min-wins N]
  *                    [--wide-min-wins N] [--size N] [--base] [--player NAME]

@@ -40,7 +40,7 @@
 #endif
 /* Rules 1b and 2's ladder reading are used up to this size: they gained
  * against Pachi on 9x9, and nothing on 19x19 (49 of 100 self-play games,
- * for 4% more instructions a playout; README). */
+ * for 4% more instructions a playout; docs/speed.md). */
 #ifndef POLICY_NEW_RULES_MAX_SIZE
 #define POLICY_NEW_RULES_MAX_SIZE 11
 #endif

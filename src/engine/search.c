@@ -52,7 +52,7 @@
  * child among its siblings, N the parent's visits and n the child's: on
  * 9x9 at 1,000 playouts a move against GNU Go it won 581 of 716 games in
  * four samples (81.1%), the search without it 156 of 200 beside the first
- * (the README); 19x19 is not measured with it. */
+ * (docs/player.md); 19x19 is not measured with it. */
 #define PUCT_C 0.2
 #define PUCT_MAX_SIZE 11
 /* The weight of the value function's verdict on a leaf beside its
@@ -105,7 +105,7 @@ void tg_search_options_default(tg_search_options *opt)
     opt->resign_threshold = 0.1;
     opt->seed = 1;
     opt->reuse_tree = true;
-    /* on where only playouts count; on 9x9 at 0.5 s a move its cost outweighs it (README) */
+    /* on where only playouts count; on 9x9 at 0.5 s a move its cost outweighs it (docs/player.md) */
     opt->value_function = TG_VALUE_AUTO;
 }
 
