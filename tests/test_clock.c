@@ -181,6 +181,14 @@ static void test_sgf_from_other_programs(void **state)
     assert_int_equal(tg_time_control_from_sgf(300, "sudden death by moonlight", &tc), TG_ERR_PARSE);
     assert_int_equal(tc.system, TG_CLOCK_NONE);
     assert_int_equal(tg_time_control_from_sgf(300, "5x30 hourglass", &tc), TG_ERR_PARSE);
+    /* Fischer without main time cannot be played (the first move is late
+     * before any increment): refused, as fischer:0+9 is (fuzz_text found
+     * the reader taking what the spec refuses) */
+    assert_int_equal(tg_time_control_from_sgf(300, "9 fischer", &tc), TG_OK);
+    assert_int_equal(tc.increment_ms, 9000);
+    assert_int_equal(tg_time_control_from_sgf(0, "9 fischer", &tc), TG_ERR_PARSE);
+    assert_int_equal(tg_time_control_from_sgf(-1, "9 fischer", &tc), TG_ERR_PARSE);
+    assert_int_equal(tc.system, TG_CLOCK_NONE);
 }
 
 /* ---- absolute (R3) ------------------------------------------------------ */

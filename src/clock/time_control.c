@@ -344,7 +344,10 @@ tg_status tg_time_control_from_sgf(double tm_seconds, const char *ot, tg_time_co
     }
     if (!parse_ot(s, &tc))
         return TG_ERR_PARSE;
-    if (tc.system == TG_CLOCK_FISCHER && tc.cap_ms > 0 && tc.cap_ms < tc.main_ms)
+    /* Fischer needs main time (the increment comes after a move, so with
+     * none the first move is already late) and a cap above it, as the
+     * --time SPEC does */
+    if (tc.system == TG_CLOCK_FISCHER && (tc.main_ms <= 0 || (tc.cap_ms > 0 && tc.cap_ms < tc.main_ms)))
         return TG_ERR_PARSE;
     *out = tc;
     return TG_OK;
