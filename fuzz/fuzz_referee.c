@@ -10,8 +10,16 @@
  * complete, whatever it says) and exits when its lines run out.  Whatever
  * the engines say — garbage, errors, illegal or off-board moves, silence,
  * a dead process — the referee must end the game with a result it can
- * state, and write a record that reads back as the game it refereed.
+ * state, write a record that reads back as the game it refereed, and a
+ * results line that reads back too.
  * Any crash, sanitizer report or broken invariant (abort) is a bug.
+ *
+ * The seeds in fuzz/corpus/referee are games: each engine's lines answer,
+ * in order, boardsize, clear_board, known_command tengen-rules,
+ * tengen-rules, komi, known_command kgs-time_settings, kgs-time_settings,
+ * then its genmoves and the opponent's plays (with a clock, known_command
+ * time_left and a time_left before each genmove), then known_command
+ * final_status_list and final_status_list dead.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -111,6 +119,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     require(tg_result_from_sgf(out.result_text, &result) == TG_OK);
     require(result.kind == out.result.kind && result.winner == out.result.winner);
     require(out.moves >= 0 && out.moves <= 4 * 5 * 5 + 4);
+
+    /* the results file's line for it (an engine's answer quoted in the
+     * detail can be any bytes) */
+    tg_game_record record = {.game = 1, .reason = out.reason, .culprit = out.culprit, .moves = out.moves,
+                             .black_name = "b", .white_name = "w", .opening = -1};
+    snprintf(record.result, sizeof record.result, "%s", out.result_text);
+    snprintf(record.detail, sizeof record.detail, "%s", out.detail);
+    char *json = tg_game_record_to_json(&record);
+    tg_game_record back;
+    require(json != NULL && tg_game_record_from_json(json, &back) == TG_OK);
+    free(json);
 
     require(sgf != NULL);
     tg_game *g = NULL;

@@ -192,6 +192,34 @@ static void test_record_json(void **state)
         assert_int_equal(tg_end_reason_parse(tg_end_reason_name((tg_end_reason)i)), i);
 }
 
+/* An engine's answer quoted in the detail can be any bytes, and JSON
+ * strings are UTF-8: the record is still written (the bad bytes as '?'),
+ * never dropped, which had stopped a whole match ("cannot write"). */
+static void test_record_json_any_bytes(void **state)
+{
+    (void)state;
+    tg_game_record r = {.game = 2, .result = "W+F", .reason = TG_END_GARBAGE, .culprit = TG_BLACK,
+                        .moves = 0, .black_name = "x", .white_name = "\xe5\xa4\xa9\xe5\x85\x83"};
+    snprintf(r.detail, sizeof r.detail, "x: genmove -> '\xff\xfe D4 \xc3\xa9 \xe5\xa4' is not a move");
+    char *line = tg_game_record_to_json(&r);
+    assert_non_null(line);
+    tg_game_record back;
+    assert_int_equal(tg_game_record_from_json(line, &back), TG_OK);
+    free(line);
+    assert_string_equal(back.detail, "x: genmove -> '?\? D4 \xc3\xa9 ?\?' is not a move");
+    assert_string_equal(back.white_name, "\xe5\xa4\xa9\xe5\x85\x83"); /* valid UTF-8 is kept */
+    /* a name cut inside a character by its field's size */
+    memset(r.black_name, 'a', sizeof r.black_name);
+    memcpy(r.black_name + sizeof r.black_name - 3, "\xe5\xa4", 2);
+    r.black_name[sizeof r.black_name - 1] = 0;
+    line = tg_game_record_to_json(&r);
+    assert_non_null(line);
+    assert_int_equal(tg_game_record_from_json(line, &back), TG_OK);
+    free(line);
+    assert_int_equal(strlen(back.black_name), sizeof r.black_name - 1);
+    assert_string_equal(back.black_name + sizeof r.black_name - 3, "??");
+}
+
 static void test_elo(void **state)
 {
     (void)state;
@@ -238,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_openings),
         cmocka_unit_test(test_record_json),
+        cmocka_unit_test(test_record_json_any_bytes),
         cmocka_unit_test(test_elo),
         cmocka_unit_test(test_sprt),
     };

@@ -327,7 +327,8 @@ static bool on_game(void *ctx, const tg_game_record *r)
     if (run->results) {
         char *line = tg_game_record_to_json(r);
         if (!line || fprintf(run->results, "%s\n", line) < 0 || fflush(run->results) != 0) {
-            snprintf(run->error, sizeof run->error, "cannot write %s", run->opt->results_path);
+            snprintf(run->error, sizeof run->error, "cannot write %s%s", run->opt->results_path,
+                     line ? "" : ": out of memory");
             free(line);
             return false;
         }

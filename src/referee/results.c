@@ -14,18 +14,63 @@
 
 #include "tengen/referee.h"
 
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the bytes
+ * there are not one (a stray continuation byte, an overlong form, a
+ * surrogate, a code point past U+10FFFF, a sequence cut short). */
+static int utf8_sequence(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) || (s[0] == 0xF0 && s[1] < 0x90) ||
+        (s[0] == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+/* src with every byte that is not part of valid UTF-8 replaced by '?'
+ * (JSON strings must be UTF-8): an engine's answer quoted in the detail
+ * can be any bytes, and a name cut to fit its field can end inside a
+ * character.  Fits in len bytes, as src did in its field. */
+static const char *as_utf8(const char *src, char *dst, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t k = 0;
+    while (*s && k + 1 < len) {
+        int n = utf8_sequence(s);
+        if (n == 0 || k + (size_t)n >= len) {
+            dst[k++] = '?';
+            s++;
+            continue;
+        }
+        memcpy(dst + k, s, (size_t)n);
+        k += (size_t)n;
+        s += n;
+    }
+    dst[k] = 0;
+    return dst;
+}
+
 char *tg_game_record_to_json(const tg_game_record *r)
 {
     char seed[24];
     snprintf(seed, sizeof seed, "%016" PRIx64, r->seed);
     const char *culprit = r->culprit == TG_BLACK ? "B" : r->culprit == TG_WHITE ? "W" : NULL;
+    char black[sizeof r->black_name], white[sizeof r->white_name], result[sizeof r->result];
+    char sgf[sizeof r->sgf], detail[sizeof r->detail], nigiri[sizeof r->nigiri];
     json_t *o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:o, s:i, s:s, s:i, s:s, s:s, s:I, s:s}",
-                          "game", r->game, "black", r->black_name, "white", r->white_name,
-                          "result", r->result, "reason", tg_end_reason_name(r->reason),
+                          "game", r->game, "black", as_utf8(r->black_name, black, sizeof black),
+                          "white", as_utf8(r->white_name, white, sizeof white),
+                          "result", as_utf8(r->result, result, sizeof result),
+                          "reason", tg_end_reason_name(r->reason),
                           "culprit", culprit ? json_string(culprit) : json_null(),
-                          "moves", r->moves, "sgf", r->sgf, "opening", r->opening,
-                          "seed", seed, "detail", r->detail,
-                          "duration_ms", (json_int_t)r->duration_ms, "nigiri", r->nigiri);
+                          "moves", r->moves, "sgf", as_utf8(r->sgf, sgf, sizeof sgf), "opening", r->opening,
+                          "seed", seed, "detail", as_utf8(r->detail, detail, sizeof detail),
+                          "duration_ms", (json_int_t)r->duration_ms,
+                          "nigiri", as_utf8(r->nigiri, nigiri, sizeof nigiri));
     if (!o)
         return NULL;
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
