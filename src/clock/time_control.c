@@ -108,14 +108,34 @@ static const spec_form forms[] = {
 };
 #define FORM_COUNT (sizeof forms / sizeof forms[0])
 
-/* The part after "name:"; false when it does not fit the form. */
+/* What every way of stating a control (the --time SPEC, SGF's TM and OT)
+ * must give: one a game can be played under.  Absolute and Fischer need
+ * main time (Fischer's increment comes after a move, so without main time
+ * the first move is already late), a Fischer cap is at least the main
+ * time, and the overtime systems need a period. */
+static bool playable(const tg_time_control *tc)
+{
+    switch (tc->system) {
+    case TG_CLOCK_NONE:
+        return true;
+    case TG_CLOCK_ABSOLUTE:
+        return tc->main_ms > 0;
+    case TG_CLOCK_FISCHER:
+        return tc->main_ms > 0 && (tc->cap_ms == 0 || tc->cap_ms >= tc->main_ms);
+    default:
+        return tc->period_ms > 0;
+    }
+}
+
+/* The part after "name:"; false when it does not have the form's shape
+ * (whether the control is playable is asked after). */
 static bool parse_body(const char *s, tg_time_control *tc)
 {
     switch (tc->system) {
     case TG_CLOCK_NONE:
         break;
     case TG_CLOCK_ABSOLUTE:
-        return parse_seconds(&s, &tc->main_ms) && tc->main_ms > 0 && *s == '\0';
+        return parse_seconds(&s, &tc->main_ms) && *s == '\0';
     case TG_CLOCK_BYOYOMI:
         if (!parse_seconds(&s, &tc->main_ms) || !skip(&s, "+") || !parse_count(&s, &tc->periods)
             || !skip(&s, "x") || !parse_seconds(&s, &tc->period_ms))
@@ -126,14 +146,14 @@ static bool parse_body(const char *s, tg_time_control *tc)
         if (!parse_seconds(&s, &tc->main_ms) || !skip(&s, "+") || !parse_count(&s, &tc->stones)
             || !skip(&s, "/") || !parse_seconds(&s, &tc->period_ms))
             return false;
-        return tc->period_ms > 0 && *s == '\0';
+        return *s == '\0';
     case TG_CLOCK_FISCHER:
         if (!parse_seconds(&s, &tc->main_ms) || !skip(&s, "+")
             || !parse_seconds(&s, &tc->increment_ms))
             return false;
-        if (skip(&s, "max") && (!parse_seconds(&s, &tc->cap_ms) || tc->cap_ms < tc->main_ms))
-            return false;
-        return tc->main_ms > 0 && *s == '\0';
+        if (skip(&s, "max") && (!parse_seconds(&s, &tc->cap_ms) || tc->cap_ms == 0))
+            return false; /* "max0" is no cap: written as none */
+        return *s == '\0';
     case TG_CLOCK_SIMPLE:
         if (!parse_seconds(&s, &tc->period_ms))
             return false;
@@ -142,7 +162,7 @@ static bool parse_body(const char *s, tg_time_control *tc)
     }
     if (tc->system != TG_CLOCK_NONE && skip(&s, ",pass"))
         tc->last_period_pass = true;
-    return (tc->system == TG_CLOCK_NONE || tc->period_ms > 0) && *s == '\0';
+    return *s == '\0';
 }
 
 tg_status tg_time_control_parse(const char *spec, tg_time_control *out, char *err, size_t errlen)
@@ -153,7 +173,8 @@ tg_status tg_time_control_parse(const char *spec, tg_time_control *out, char *er
         if (strlen(forms[i].name) != name_len || strncasecmp(spec, forms[i].name, name_len) != 0)
             continue;
         tg_time_control tc = {.system = forms[i].system};
-        bool fits = forms[i].system == TG_CLOCK_NONE ? !colon : colon && parse_body(colon + 1, &tc);
+        bool fits = forms[i].system == TG_CLOCK_NONE ? !colon
+                                                     : colon && parse_body(colon + 1, &tc) && playable(&tc);
         if (fits) {
             *out = tc;
             return TG_OK;
@@ -161,7 +182,7 @@ tg_status tg_time_control_parse(const char *spec, tg_time_control *out, char *er
         if (err)
             snprintf(err, errlen,
                      "bad time control '%s': expected %s; times are seconds > 0 (main time may "
-                     "be 0) with at most 3 decimals, a Fischer cap is at least the main time",
+                     "be 0 but for absolute and fischer) with at most 3 decimals, a Fischer cap is at least the main time",
                      spec, forms[i].example);
         return TG_ERR_PARSE;
     }
@@ -295,7 +316,7 @@ static bool parse_ot(const char *s, tg_time_control *tc)
     if (parse_count(&after_count, &count) && (*after_count == 'x' || *after_count == '/')) {
         bool per = *after_count == '/';
         s = after_count + 1;
-        if (!parse_seconds(&s, &tc->period_ms) || tc->period_ms <= 0)
+        if (!parse_seconds(&s, &tc->period_ms))
             return false;
         skip_spaces(&s);
         if (!per) {
@@ -324,7 +345,7 @@ static bool parse_ot(const char *s, tg_time_control *tc)
     tc->main_ms = 0;
     tc->period_ms = first;
     tc->periods = 1;
-    return first > 0 && parse_ot_tail(s, tc);
+    return parse_ot_tail(s, tc);
 }
 
 tg_status tg_time_control_from_sgf(double tm_seconds, const char *ot, tg_time_control *out)
@@ -342,12 +363,7 @@ tg_status tg_time_control_from_sgf(double tm_seconds, const char *ot, tg_time_co
         *out = tc;
         return TG_OK;
     }
-    if (!parse_ot(s, &tc))
-        return TG_ERR_PARSE;
-    /* Fischer needs main time (the increment comes after a move, so with
-     * none the first move is already late) and a cap above it, as the
-     * --time SPEC does */
-    if (tc.system == TG_CLOCK_FISCHER && (tc.main_ms <= 0 || (tc.cap_ms > 0 && tc.cap_ms < tc.main_ms)))
+    if (!parse_ot(s, &tc) || !playable(&tc))
         return TG_ERR_PARSE;
     *out = tc;
     return TG_OK;
