@@ -41,6 +41,8 @@ typedef struct play_options {
     int playouts;
     double seconds;       /* --time-per-move; 0: the clock or the defaults */
     bool baseline;        /* --player baseline */
+    int threads;          /* --threads */
+    int max_memory_mb;    /* --max-memory */
     tg_time_control time; /* TG_CLOCK_NONE: untimed */
 } play_options;
 
@@ -63,6 +65,9 @@ static void play_usage(FILE *out)
             "  --time-per-move S seconds the engine thinks per move\n"
             "  --player NAME     mcts (the tree search, default) or baseline (the quick\n"
             "                    flat Monte-Carlo player of the core)\n"
+            "  --threads N       search threads, 1..64 (default 1)\n"
+            "  --max-memory MB   memory for the search tree in MiB, 2..1048576 (default\n"
+            "                    256); a full tree is pruned, as in tengen gtp\n"
             "  --time SPEC       clocks for both players (seconds): none, absolute:300,\n"
             "                    byoyomi:600+5x30, canadian:600+25/600, periods:3600+15/600,\n"
             "                    fischer:300+10[max600], simple:10; add ,pass to byoyomi or\n"
@@ -83,6 +88,8 @@ static int parse_play_options(int argc, char **argv, play_options *o)
     o->playouts = 0;
     o->seconds = 0;
     o->baseline = false;
+    o->threads = 1;
+    o->max_memory_mb = 256;
     o->time = (tg_time_control){.system = TG_CLOCK_NONE};
     int komi2 = 0;
     bool komi_given = false;
@@ -136,6 +143,12 @@ static int parse_play_options(int argc, char **argv, play_options *o)
         } else if (!strcmp(a, "--player")) {
             o->baseline = !strcmp(v, "baseline");
             if (!o->baseline && strcmp(v, "mcts"))
+                return cli_bad_value("play", a, v);
+        } else if (!strcmp(a, "--threads")) {
+            if (cli_parse_int(v, 1, 64, &o->threads))
+                return cli_bad_value("play", a, v);
+        } else if (!strcmp(a, "--max-memory")) {
+            if (cli_parse_int(v, 2, 1 << 20, &o->max_memory_mb))
                 return cli_bad_value("play", a, v);
         } else if (!strcmp(a, "--time")) {
             if (tg_time_control_parse(v, &o->time, err, sizeof err) != TG_OK) {
@@ -578,6 +591,8 @@ int cmd_play(int argc, char **argv)
         tg_search_options so;
         tg_search_options_default(&so);
         so.seed = o.seed;
+        so.threads = o.threads;
+        so.max_memory = (size_t)o.max_memory_mb << 20;
         s->search = tg_search_new(&so);
         if (!s->search) {
             fprintf(stderr, "tengen play: out of memory for the search tree\n");

@@ -96,9 +96,21 @@ check "overtime pass" "Time is up: Black's move is taken as a pass" "$work/pass.
 check "SGF overtime pass" ";B[]BL[1]" "$work/pass.sgf"
 check "SGF OT with pass" "OT[1 simple pass]" "$work/pass.sgf"
 
+# Two threads in a tree of 2 MiB: the tree fills and is pruned between
+# moves, and the game goes on to its end.
+printf 'E5\nD4\nF6\npass\npass\npass\n' |
+    "$tengen" play --size 9 --seed 5 --playouts 20000 --threads 2 --max-memory 2 \
+        --sgf "$work/mem.sgf" >"$work/mem.txt" 2>&1
+status=$?
+[ $status -eq 0 ] && echo "ok   small tree, two threads: exits 0" ||
+    { echo "FAIL small tree exit status $status"; failures=$((failures + 1)); }
+check "small tree: engine moved" "tengen plays" "$work/mem.txt"
+check "small tree: game saved" "Game saved to $work/mem.sgf" "$work/mem.txt"
+
 # Bad options are refused with status 2.
 for bad in "--size 1" "--size 26" "--color red" "--handicap 1" "--komi 7.25" "--rules nonsense" "--frobnicate x" \
-    "--time hourglass:5" "--time byoyomi:600" "--time canadian:600+25/600,pass"; do
+    "--time hourglass:5" "--time byoyomi:600" "--time canadian:600+25/600,pass" \
+    "--threads 0" "--threads 65" "--max-memory 1" "--max-memory x"; do
     # shellcheck disable=SC2086
     "$tengen" play $bad </dev/null >/dev/null 2>&1
     st=$?
