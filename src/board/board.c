@@ -493,6 +493,12 @@ bool tg_board_is_self_atari(const tg_board *b, tg_point p, tg_color c, int *ston
         if (b->color[q] != c)
             continue;
         joined = 2;
+        /* a liberty touches at most four of the chain's stones, so more
+         * than eight pseudo-liberties are three liberties: two stay */
+        if (tg_chain_pseudo_libs(tg_chain_at(b, q)) > 8) {
+            nlibs = 2;
+            break;
+        }
         int n = tg_chain_liberties_upto(b, q, chain_libs, 3);
         for (int k = 0; k < n && nlibs < 2; k++)
             if (chain_libs[k] != p && (nlibs == 0 || libs[0] != chain_libs[k]))

@@ -9,8 +9,6 @@
  * private board and taken back with the undo log, so one copy serves the
  * whole reading.  A reading deeper than MAX_DEPTH counts as an escape.
  */
-#include <stdlib.h>
-
 #include "engine/engine_internal.h"
 
 #define MAX_DEPTH 60
@@ -72,18 +70,16 @@ static bool escape_fails(tg_board *b, tg_point q, tg_undo_log *log, int depth)
     return lost;
 }
 
-/* Run one reading on a private copy of b. */
+/* Run one reading on a private copy of b (on the stack, as the search's
+ * other work boards are: a reading is too short to pay for a malloc). */
 static bool read(const tg_board *b, tg_point q, bool attacker_to_move)
 {
-    tg_board *work = malloc(sizeof *work);
-    if (!work)
-        return false;
-    tg_board_copy(work, b);
+    tg_board work;
+    tg_board_copy(&work, b);
     tg_undo_log log;
     tg_undo_log_init(&log);
-    bool result = attacker_to_move ? attack_succeeds(work, q, &log, 0) : escape_fails(work, q, &log, 0);
+    bool result = attacker_to_move ? attack_succeeds(&work, q, &log, 0) : escape_fails(&work, q, &log, 0);
     tg_undo_log_free(&log);
-    free(work);
     return result;
 }
 

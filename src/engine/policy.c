@@ -132,6 +132,10 @@ int policy_liberties_after(const tg_board *b, tg_point p, tg_color c, int max)
         int q = p + d[i];
         if (b->color[q] != c)
             continue;
+        /* more than 4 * max pseudo-liberties are max + 1 liberties (one
+         * touches at most four stones): max of them stay besides p */
+        if (tg_chain_pseudo_libs(tg_chain_at(b, q)) > 4 * max)
+            return max;
         int k = tg_chain_liberties_upto(b, q, chain_libs, max + 1);
         for (int j = 0; j < k && j < max + 1 && n < max; j++)
             if (chain_libs[j] != p)
@@ -313,8 +317,11 @@ static tg_point nakade(const tg_board *b, tg_color c)
         int q = last + d[i];
         /* an eye space's points have at most two empty neighbours, except
          * the centre of the four and five shapes, reached through another */
-        if (b->color[q] != TG_EMPTY || tg_nbr_count(b, q, TG_EMPTY) > 2 || tg_nbr_count(b, q, c))
+        if (b->color[q] != TG_EMPTY || tg_nbr_count(b, q, c))
             continue; /* the killer's stone next to it: not the opponent's eye */
+        int empty = tg_nbr_count(b, q, TG_EMPTY);
+        if (empty == 0 || empty > 2)
+            continue; /* a one-point eye has no vital point */
         tg_color owner;
         tg_point v = policy_nakade_point(b, q, &owner);
         if (v != TG_PASS && owner == tg_opponent(c) && policy_move_ok(b, v, c))
