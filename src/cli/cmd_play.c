@@ -4,7 +4,7 @@
  * The board is drawn with coordinates after every move, the last move in
  * brackets and the captures beside it.  The person types a vertex, `pass`,
  * `undo`, `resign`, `score`, `help` or `quit`; the game is written as SGF
- * when it ends (or is left).
+ * when it ends (or is left), and the exit status is 1 if it could not be.
  *
  * Moves go through the game-control layer (control.h), which runs the clock
  * of --time: both clocks are shown with the board, the byo-yomi calls are
@@ -272,7 +272,8 @@ static bool control_move(play_session *s, tg_color color, tg_point p)
     return out.action == TG_ACTION_PLAYED;
 }
 
-static void save_game(const play_session *s)
+/* Write the game as SGF; false (and said) when it could not be written. */
+static bool save_game(const play_session *s)
 {
     const play_options *o = s->o;
     char path[64];
@@ -298,11 +299,16 @@ static void save_game(const play_session *s)
     }
     char *text = tg_sgf_save_game(s->g, &info);
     FILE *f = text ? fopen(where, "w") : NULL;
-    if (f && fputs(text, f) >= 0 && fclose(f) == 0)
+    bool saved = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0)
+        saved = false;
+    if (saved)
         printf("Game saved to %s\n", where);
     else
-        fprintf(stderr, "tengen play: could not save the game to %s\n", where);
+        fprintf(stderr, "tengen play: could not save the game to %s: %s\n", where,
+                text ? strerror(errno) : "out of memory");
     free(text);
+    return saved;
 }
 
 /* The engine's clock as the search's time planner reads a GTP clock. */
@@ -615,10 +621,10 @@ int cmd_play(int argc, char **argv)
             break;
     }
     announce_end(s);
-    save_game(s);
+    bool saved = save_game(s);
     tg_search_free(s->search);
     tg_game_free(g);
     free(s->clocks);
     free(s);
-    return 0;
+    return saved ? 0 : 1;
 }

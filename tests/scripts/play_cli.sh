@@ -107,6 +107,14 @@ status=$?
 check "small tree: engine moved" "tengen plays" "$work/mem.txt"
 check "small tree: game saved" "Game saved to $work/mem.sgf" "$work/mem.txt"
 
+# A game that cannot be saved says so, and the exit status says so too.
+printf 'pass\n' | "$tengen" play --size 5 --seed 1 --playouts 20 --sgf "$work/no/such/dir/x.sgf" \
+    >"$work/nosave.txt" 2>&1
+status=$?
+[ $status -eq 1 ] && echo "ok   unsaved game: exit status 1" ||
+    { echo "FAIL unsaved game exit status $status"; failures=$((failures + 1)); }
+check "unsaved game explained" "could not save the game to $work/no/such/dir/x.sgf: No such file or directory" "$work/nosave.txt"
+
 # Bad options are refused with status 2.
 for bad in "--size 1" "--size 26" "--color red" "--handicap 1" "--komi 7.25" "--rules nonsense" "--frobnicate x" \
     "--time hourglass:5" "--time byoyomi:600" "--time canadian:600+25/600,pass" \
