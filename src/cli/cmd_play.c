@@ -4,7 +4,9 @@
  * The board is drawn with coordinates after every move, the last move in
  * brackets and the captures beside it.  The person types a vertex, `pass`,
  * `undo`, `resign`, `score`, `help` or `quit`; the game is written as SGF
- * when it ends (or is left), and the exit status is 1 if it could not be.
+ * when it ends (or is left: `quit`, the end of input, or Ctrl-C, which stops
+ * the engine's thinking too), and the exit status is 1 if it could not be
+ * (130 after Ctrl-C, the game saved).
  *
  * Moves go through the game-control layer (control.h), which runs the clock
  * of --time: both clocks are shown with the board, the byo-yomi calls are
@@ -16,6 +18,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +314,45 @@ static bool save_game(const play_session *s)
     return saved;
 }
 
+/* ---- Ctrl-C ---------------------------------------------------------------- */
+
+/* Ctrl-C ends the game as the end of input does, saved: the person's wait
+ * for a line is interrupted (no SA_RESTART) and so is the engine's search
+ * (tg_search_stop is async-signal-safe).  A second Ctrl-C kills at once
+ * (SA_RESETHAND). */
+static volatile sig_atomic_t interrupted;
+static tg_search *volatile running_search;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    tg_search *search = running_search;
+    if (search)
+        tg_search_stop(search);
+}
+
+/* Not where SIGINT is ignored (nohup, a background job of a shell): that
+ * choice is the caller's. */
+static void catch_interrupt(tg_search *search, struct sigaction *old)
+{
+    interrupted = 0;
+    running_search = search;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    if (sigaction(SIGINT, NULL, old) == 0 && old->sa_handler != SIG_IGN)
+        sigaction(SIGINT, &sa, NULL);
+}
+
+static void release_interrupt(const struct sigaction *old)
+{
+    sigaction(SIGINT, old, NULL);
+    running_search = NULL;
+}
+
 /* The engine's clock as the search's time planner reads a GTP clock. */
 static void clock_as_gtp(const play_session *s, tg_color color, tg_gtp_clock *gc)
 {
@@ -355,6 +397,8 @@ static void engine_move(play_session *s, tg_color color)
         tg_player_options popt = {s->o->playouts, false};
         p = tg_player_genmove(s->g, color, &popt, &s->rng);
     }
+    if (interrupted)
+        return; /* the search was cut short: its move is not played */
     char v[8];
     bool played = control_move(s, color, p);
     if (p == TG_RESIGN && tg_control_phase_of(&s->ctl) == TG_PHASE_OVER
@@ -451,6 +495,8 @@ static input_kind timed_read_line(play_session *s, char *line, size_t len)
     tg_color color = s->o->human;
     s->call.set = false;
     for (;;) {
+        if (interrupted)
+            return INPUT_END;
         if (take_line(&s->in, line, len))
             return INPUT_LINE;
         if (s->in.eof)
@@ -613,18 +659,24 @@ int cmd_play(int argc, char **argv)
         tg_control_set_clock(&s->ctl, &o.time, 0);
         tg_control_start_clock(&s->ctl, tg_clock_now_ms());
     }
+    struct sigaction old_sigint;
+    catch_interrupt(s->search, &old_sigint);
     bool quit = false;
-    while (!quit && !tg_game_over(g)) {
+    while (!quit && !interrupted && !tg_game_over(g)) {
         if (tg_game_to_move(g) != o.human)
             engine_move(s, tg_game_to_move(g));
         else if (!human_turn(s, &quit))
             break;
     }
+    if (interrupted)
+        printf("\nInterrupted: the game stops here.\n");
+    release_interrupt(&old_sigint);
     announce_end(s);
     bool saved = save_game(s);
+    bool was_interrupted = interrupted;
     tg_search_free(s->search);
     tg_game_free(g);
     free(s->clocks);
     free(s);
-    return saved ? 0 : 1;
+    return !saved ? 1 : was_interrupted ? 130 : 0;
 }

@@ -115,6 +115,42 @@ status=$?
     { echo "FAIL unsaved game exit status $status"; failures=$((failures + 1)); }
 check "unsaved game explained" "could not save the game to $work/no/such/dir/x.sgf: No such file or directory" "$work/nosave.txt"
 
+# Ctrl-C ends the game, saved, while the person thinks and while the engine
+# does (its search is stopped, its move not played); the status is 130.
+# Job control (set -m) keeps SIGINT for the background job, which a shell
+# without it would have ignored (and tengen play then leaves it ignored).
+set -m
+mkfifo "$work/in"
+"$tengen" play --size 9 --seed 1 --playouts 50 --sgf "$work/int.sgf" <"$work/in" >"$work/int.txt" 2>&1 &
+pid=$!
+exec 3>"$work/in"
+printf 'E5\n' >&3
+for _ in $(seq 100); do grep -q "tengen plays" "$work/int.txt" && break; sleep 0.1; done
+sleep 0.2
+kill -INT $pid
+wait $pid
+status=$?
+exec 3>&-
+[ $status -eq 130 ] && echo "ok   Ctrl-C while the person thinks: status 130" ||
+    { echo "FAIL Ctrl-C status $status"; failures=$((failures + 1)); }
+check "Ctrl-C said" "Interrupted: the game stops here." "$work/int.txt"
+check "Ctrl-C saved" "Game saved to $work/int.sgf" "$work/int.txt"
+check "Ctrl-C kept the moves" ";B[ee];W[" "$work/int.sgf"
+"$tengen" play --size 19 --seed 1 --playouts 1000000 --color white --sgf "$work/int2.sgf" \
+    <"$work/in" >"$work/int2.txt" 2>&1 &
+pid=$!
+exec 3>"$work/in"
+sleep 1
+kill -INT $pid
+wait $pid
+status=$?
+exec 3>&-
+set +m
+[ $status -eq 130 ] && echo "ok   Ctrl-C while the engine thinks: status 130" ||
+    { echo "FAIL Ctrl-C in the search: status $status"; failures=$((failures + 1)); }
+check "Ctrl-C in the search saved" "Game saved to $work/int2.sgf" "$work/int2.txt"
+check_not "no move after Ctrl-C in the search" ";B[" "$work/int2.sgf"
+
 # Bad options are refused with status 2.
 for bad in "--size 1" "--size 26" "--color red" "--handicap 1" "--komi 7.25" "--rules nonsense" "--frobnicate x" \
     "--time hourglass:5" "--time byoyomi:600" "--time canadian:600+25/600,pass" \
