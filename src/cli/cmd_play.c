@@ -338,6 +338,7 @@ static void catch_interrupt(tg_search *search, struct sigaction *old)
 {
     interrupted = 0;
     running_search = search;
+    memset(old, 0, sizeof *old); /* SIG_DFL, should the query below fail */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
