@@ -2,7 +2,9 @@
  * test_policy.c — Go knowledge of the search: the vital point of small eye
  * spaces (nakade) and the playout playing it against the opponent's eye
  * space next to the last move (src/engine/policy.c); the opening points of
- * empty corners the tree's priors favour (src/engine/tree.c).
+ * empty corners the tree's priors favour (src/engine/tree.c); the liberty
+ * counts of the playouts (policy_liberties_after, tg_board_is_self_atari)
+ * against a count by hand.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -272,6 +274,102 @@ static void test_model_move_draws_by_strength(void **state)
     assert_int_equal(policy_model_move(&b, TG_WHITE, TG_NO_POINT, &rng), TG_PASS);
 }
 
+/* ---- liberty counts against a count by hand ---------------------------- */
+
+/* Add q to the set (of n points) unless it is there. */
+static void add_point(tg_point *set, int *n, tg_point q)
+{
+    for (int i = 0; i < *n; i++)
+        if (set[i] == q)
+            return;
+    set[(*n)++] = q;
+}
+
+/* The points policy_liberties_after counts for c at p, all of them: p's
+ * empty neighbours, an adjacent opponent chain in atari (its stone there,
+ * freed by the capture), and every liberty but p of c's adjacent chains,
+ * read by walking each chain's stones. */
+static int liberties_by_hand(const tg_board *b, tg_point p, tg_color c, bool *captures)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    tg_point set[TG_MAX_POINTS];
+    int n = 0;
+    *captures = false;
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] == TG_EMPTY) {
+            add_point(set, &n, q);
+        } else if (b->color[q] == tg_opponent(c) && tg_chain_in_atari(tg_chain_at(b, q))) {
+            add_point(set, &n, q);
+            *captures = true;
+        } else if (b->color[q] == c) {
+            int s = q;
+            do {
+                for (int k = 0; k < 4; k++)
+                    if (b->color[s + d[k]] == TG_EMPTY && s + d[k] != p)
+                        add_point(set, &n, s + d[k]);
+                s = b->next_stone[s];
+            } while (s != q);
+        }
+    }
+    return n;
+}
+
+/* tg_board_is_self_atari and policy_liberties_after skip the walk of a
+ * chain with more than 4k pseudo-liberties (it has more than k
+ * liberties): their answers must stay those of a count by hand, at every
+ * empty point for both colours, through random games whose chains grow
+ * long (no own eye is filled) on 9x9 and 19x19. */
+static void test_liberty_counts_match_a_count_by_hand(void **state)
+{
+    (void)state;
+    long checked = 0, long_chains = 0;
+    for (int size = 9; size <= 19; size += 10) {
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            tg_board b;
+            assert_int_equal(tg_board_init(&b, size), TG_OK);
+            tg_rng rng;
+            tg_rng_seed(&rng, seed);
+            tg_color mover = TG_BLACK;
+            for (int move = 0; move < size * size * 2; move++) {
+                for (int p = 0; p < b.npoints; p++) {
+                    if (b.color[p] != TG_EMPTY)
+                        continue;
+                    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+                        bool captures;
+                        int all = liberties_by_hand(&b, p, c, &captures);
+                        for (int max = 1; max <= 7; max++)
+                            assert_int_equal(policy_liberties_after(&b, p, c, max), all < max ? all : max);
+                        assert_int_equal(tg_board_is_self_atari(&b, p, c, NULL), !captures && all < 2);
+                        checked++;
+                    }
+                    for (int i = 0; i < 4; i++) {
+                        int q = p + (i == 0 ? -1 : i == 1 ? 1 : i == 2 ? -b.stride : b.stride);
+                        long_chains += (b.color[q] == TG_BLACK || b.color[q] == TG_WHITE) &&
+                                       tg_chain_pseudo_libs(tg_chain_at(&b, q)) > 8;
+                    }
+                }
+                /* a random legal move that fills no own eye, or a pass */
+                tg_point chosen = TG_PASS;
+                for (int tries = 0; tries < 50 && b.empty_count; tries++) {
+                    tg_point p = b.empty[tg_rng_below(&rng, (uint32_t)b.empty_count)];
+                    if (!tg_board_is_eye(&b, p, mover) &&
+                        tg_board_check(&b, p, mover, TG_SUICIDE_FORBIDDEN) == TG_OK) {
+                        chosen = p;
+                        break;
+                    }
+                }
+                if (chosen == TG_PASS)
+                    break;
+                assert_true(tg_board_play(&b, chosen, mover) >= 0);
+                mover = tg_opponent(mover);
+            }
+        }
+    }
+    assert_true(checked > 100000);
+    assert_true(long_chains > 1000); /* the shortcut was taken */
+}
+
 static void test_empty_corner_points(void **state)
 {
     (void)state;
@@ -312,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_playouts_break_a_false_seki),
         cmocka_unit_test(test_model_move_draws_by_strength),
         cmocka_unit_test(test_empty_corner_points),
+        cmocka_unit_test(test_liberty_counts_match_a_count_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
