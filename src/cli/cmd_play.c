@@ -11,12 +11,15 @@
  * Moves go through the game-control layer (control.h), which runs the clock
  * of --time: both clocks are shown with the board, the byo-yomi calls are
  * printed while the person thinks, and the clock alone decides a loss on
- * time.  A timed game reads standard input with poll() so that the clock
- * keeps running while no line comes.  An illegal move typed at the terminal
- * is refused (the usual online behaviour, R6) whatever the ruleset's policy,
- * so a slip of the keyboard never costs a warning.
+ * time.  Standard input is read with poll() so that the clock keeps
+ * running while no line comes, and so that Ctrl-C ends the wait.  An
+ * illegal move typed at the terminal is refused (the usual online
+ * behaviour, R6) whatever the ruleset's policy, so a slip of the keyboard
+ * never costs a warning.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -203,6 +206,7 @@ typedef struct line_reader {
     char buf[1024];
     size_t len;
     bool eof;
+    bool skipping; /* the rest of an overlong line is being dropped */
 } line_reader;
 
 typedef struct play_session {
@@ -322,14 +326,48 @@ static bool save_game(const play_session *s)
  * (SA_RESETHAND). */
 static volatile sig_atomic_t interrupted;
 static tg_search *volatile running_search;
+/* The self-pipe: the handler writes a byte to wake[1], which the poll(2)
+ * waiting for the person's line also watches, so that a Ctrl-C falling
+ * just before that wait begins still ends it. */
+static int wake[2] = {-1, -1};
 
 static void on_sigint(int sig)
 {
     (void)sig;
+    int saved_errno = errno;
     interrupted = 1;
     tg_search *search = running_search;
     if (search)
         tg_search_stop(search);
+    if (wake[1] >= 0 && write(wake[1], "!", 1) < 0) {
+        /* full or gone: the flag alone has to do */
+    }
+    errno = saved_errno;
+}
+
+static bool open_wake_pipe(void)
+{
+    if (pipe(wake) != 0) {
+        wake[0] = wake[1] = -1;
+        return false;
+    }
+    for (int i = 0; i < 2; i++) {
+        /* above 2: with standard input closed, the pipe would take its
+         * number, and the wait would read the pipe for the person */
+        int fd = fcntl(wake[i], F_DUPFD_CLOEXEC, 3);
+        close(wake[i]);
+        wake[i] = fd;
+    }
+    if (wake[0] < 0 || wake[1] < 0) {
+        for (int i = 0; i < 2; i++)
+            if (wake[i] >= 0)
+                close(wake[i]);
+        wake[0] = wake[1] = -1;
+        return false;
+    }
+    for (int i = 0; i < 2; i++)
+        fcntl(wake[i], F_SETFL, fcntl(wake[i], F_GETFL) | O_NONBLOCK);
+    return true;
 }
 
 /* Not where SIGINT is ignored (nohup, a background job of a shell): that
@@ -344,14 +382,21 @@ static void catch_interrupt(tg_search *search, struct sigaction *old)
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_sigint;
     sa.sa_flags = SA_RESETHAND;
-    if (sigaction(SIGINT, NULL, old) == 0 && old->sa_handler != SIG_IGN)
+    if (sigaction(SIGINT, NULL, old) == 0 && old->sa_handler != SIG_IGN) {
+        open_wake_pipe(); /* without it, EINTR alone wakes the wait */
         sigaction(SIGINT, &sa, NULL);
+    }
 }
 
 static void release_interrupt(const struct sigaction *old)
 {
     sigaction(SIGINT, old, NULL);
     running_search = NULL;
+    for (int i = 0; i < 2; i++) {
+        if (wake[i] >= 0)
+            close(wake[i]);
+        wake[i] = -1;
+    }
 }
 
 /* The engine's clock as the search's time planner reads a GTP clock. */
@@ -411,28 +456,37 @@ static void engine_move(play_session *s, tg_color color)
     }
 }
 
-/* ---- timed input --------------------------------------------------------- */
+/* ---- the person's input --------------------------------------------------- */
 
 /* A whole line from the reader's buffer (or its rest at end of input),
- * without its end of line and surrounding blanks, as cli_read_line gives. */
+ * without its end of line and surrounding blanks; of a line longer than
+ * the buffer, the first 1,024 bytes (cut to len - 1), the rest dropped. */
 static bool take_line(line_reader *r, char *line, size_t len)
 {
-    char *nl = memchr(r->buf, '\n', r->len);
-    if (!nl && !(r->eof && r->len) && r->len < sizeof r->buf)
-        return false;
-    size_t n = nl ? (size_t)(nl - r->buf) : r->len;
-    size_t consumed = nl ? n + 1 : n;
-    size_t start = 0;
-    while (start < n && (r->buf[start] == ' ' || r->buf[start] == '\t'))
-        start++;
-    while (n > start && (r->buf[n - 1] == ' ' || r->buf[n - 1] == '\t' || r->buf[n - 1] == '\r'))
-        n--;
-    size_t copy = n - start < len - 1 ? n - start : len - 1;
-    memcpy(line, r->buf + start, copy);
-    line[copy] = '\0';
-    memmove(r->buf, r->buf + consumed, r->len - consumed);
-    r->len -= consumed;
-    return true;
+    for (;;) {
+        char *nl = memchr(r->buf, '\n', r->len);
+        bool full = r->len == sizeof r->buf;
+        if (!nl && !full && !(r->eof && r->len))
+            return false; /* the line is not all there yet */
+        size_t n = nl ? (size_t)(nl - r->buf) : r->len;
+        size_t consumed = nl ? n + 1 : n;
+        bool dropping = r->skipping;
+        r->skipping = !nl && full;
+        if (!dropping) {
+            size_t start = 0;
+            while (start < n && isspace((unsigned char)r->buf[start]))
+                start++;
+            while (n > start && isspace((unsigned char)r->buf[n - 1]))
+                n--;
+            size_t copy = n - start < len - 1 ? n - start : len - 1;
+            memcpy(line, r->buf + start, copy);
+            line[copy] = '\0';
+        }
+        memmove(r->buf, r->buf + consumed, r->len - consumed);
+        r->len -= consumed;
+        if (!dropping)
+            return true;
+    }
 }
 
 static void fill_reader(line_reader *r)
@@ -489,9 +543,10 @@ static void announce_call(play_session *s, tg_color color, int64_t now)
 
 typedef enum input_kind { INPUT_LINE, INPUT_END, INPUT_CLOCK } input_kind;
 
-/* A line from the person while the clock runs: the byo-yomi calls are
- * printed as they fall due, and the clock may decide the turn first. */
-static input_kind timed_read_line(play_session *s, char *line, size_t len)
+/* A line from the person.  In a timed game the byo-yomi calls are printed
+ * as they fall due, and the clock may decide the turn first.  Ctrl-C ends
+ * the wait (the wake pipe, or EINTR). */
+static input_kind read_line(play_session *s, char *line, size_t len)
 {
     tg_color color = s->o->human;
     s->call.set = false;
@@ -502,15 +557,30 @@ static input_kind timed_read_line(play_session *s, char *line, size_t len)
             return INPUT_LINE;
         if (s->in.eof)
             return INPUT_END;
-        int64_t now = tg_clock_now_ms();
-        int64_t wait = next_wake(s, color, now) - now;
-        struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
-        int ready = poll(&pfd, 1, wait > 86400000 ? 86400000 : wait < 0 ? 0 : (int)wait);
-        if (ready > 0) {
+        int timeout = -1;
+        if (s->timed) {
+            int64_t now = tg_clock_now_ms();
+            int64_t wait = next_wake(s, color, now) - now;
+            timeout = wait > 86400000 ? 86400000 : wait < 0 ? 0 : (int)wait;
+        }
+        struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = wake[0], .events = POLLIN}};
+        int ready = poll(pfd, wake[0] >= 0 ? 2 : 1, timeout);
+        if (ready < 0) {
+            if (errno != EINTR)
+                s->in.eof = true; /* no way to wait for input: as its end */
+            continue;
+        }
+        if (pfd[0].revents & POLLNVAL) {
+            s->in.eof = true; /* no standard input at all */
+            continue;
+        }
+        if (pfd[0].revents) {
             fill_reader(&s->in);
             continue;
         }
-        now = tg_clock_now_ms();
+        if (ready > 0 || !s->timed)
+            continue; /* the wake pipe: the loop's first test ends it */
+        int64_t now = tg_clock_now_ms();
         announce_call(s, color, now);
         tg_control_action action;
         tg_control_tick(&s->ctl, now, &action);
@@ -570,11 +640,7 @@ static bool human_turn(play_session *s, bool *quit)
     show_position(s);
     printf("%s to move > ", color_name(s->o->human));
     fflush(stdout);
-    input_kind got = INPUT_LINE;
-    if (s->timed)
-        got = timed_read_line(s, line, sizeof line);
-    else if (!cli_read_line(stdin, line, sizeof line))
-        got = INPUT_END;
+    input_kind got = read_line(s, line, sizeof line);
     if (got == INPUT_END) {
         printf("\n"); /* end of input: finish the prompt's line */
         return false;

@@ -63,6 +63,25 @@ check "komi in SGF" "KM[0.5]" "$work/h.sgf"
 check "human is White" "PW[Human]" "$work/h.sgf"
 check "game counted" "Result:" "$work/h.txt"
 
+# A line longer than the reader's buffer is one line: one complaint, and
+# the next line is read as it was typed.
+# (Untimed and timed: both read through the same reader.)
+for clock in none absolute:600; do
+    { head -c 3000 /dev/zero | tr '\0' x; printf '\nE5\nresign\n'; } |
+        "$tengen" play --size 9 --seed 1 --playouts 20 --time $clock --sgf "$work/long.sgf" >"$work/long.txt" 2>&1
+    complaints=$(grep -c "is not a vertex of this board" "$work/long.txt")
+    [ "$complaints" -eq 1 ] && echo "ok   an overlong line is one line ($clock)" ||
+        { echo "FAIL an overlong line gave $complaints complaints ($clock)"; failures=$((failures + 1)); }
+    check "the line after an overlong one ($clock)" ";B[ee]" "$work/long.sgf"
+done
+
+# No standard input at all: the game ends at once, saved.
+"$tengen" play --size 5 --seed 1 --playouts 20 --sgf "$work/closed.sgf" <&- >"$work/closed.txt" 2>&1
+status=$?
+[ $status -eq 0 ] && echo "ok   closed standard input: exits 0" ||
+    { echo "FAIL closed standard input: status $status"; failures=$((failures + 1)); }
+check "closed standard input: saved" "Game saved to $work/closed.sgf" "$work/closed.txt"
+
 # End of input saves the game too.
 printf 'D4\n' | "$tengen" play --size 5 --seed 1 --playouts 50 --sgf "$work/eof.sgf" >"$work/eof.txt" 2>&1
 check "end of input saves" "Game saved to" "$work/eof.txt"
