@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "tengen/game.h"
 #include "tengen/sgf.h"
@@ -57,29 +58,6 @@ static void set_up(void)
     snprintf(transcript_file, sizeof transcript_file, "%s/transcript", dir);
     snprintf(sgf_file, sizeof sgf_file, "%s/game.sgf", dir);
     atexit(clean_up);
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap + 1);
-    require(text != NULL);
-    size_t got;
-    while ((got = fread(text + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            text = realloc(text, cap + 1);
-            require(text != NULL);
-        }
-    }
-    fclose(f);
-    text[n] = 0;
-    *len = n;
-    return text;
 }
 
 /* The last "Result: " the transcript states, its RE word; "" if none. */
@@ -154,9 +132,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     require(fflush(stdout) == 0);
 
     size_t tlen = 0, slen = 0;
-    char *transcript = read_all(transcript_file, &tlen);
+    char *transcript = cli_read_file(transcript_file, &tlen);
     require(transcript != NULL);
-    char *sgf = read_all(sgf_file, &slen);
+    char *sgf = cli_read_file(sgf_file, &slen);
     if (rc == 2) {
         /* only a handicap that does not fit refuses to start */
         require(((data[0] >> 4) & 3) == 3 && sgf == NULL);

@@ -157,6 +157,13 @@ static inline int tg_chain_pseudo_libs(const tg_chain *ch)
 {
     return (int)(ch->libs >> TG_LIB_COUNT_SHIFT);
 }
+/* True when the chain surely has more than k liberties: a liberty touches
+ * at most four of its stones, so more than 4k pseudo-liberties are more
+ * than k liberties.  (False says nothing.) */
+static inline bool tg_chain_more_libs_than(const tg_chain *ch, int k)
+{
+    return tg_chain_pseudo_libs(ch) > 4 * k;
+}
 /* The sum of the chain's pseudo-liberties. */
 static inline uint64_t tg_chain_lib_sum(const tg_chain *ch)
 {
@@ -193,7 +200,9 @@ int tg_chain_liberties(const tg_board *b, tg_point p, tg_point *libs, int max);
  * liberties of the chain at p met on its stones, written to libs (may be
  * NULL); returns how many, so at most max.
  * For "one, two, or more" questions: it stops as soon as it has enough,
- * where tg_chain_liberties walks the whole chain. */
+ * where tg_chain_liberties walks the whole chain.  (A caller that may
+ * meet long chains asks tg_chain_more_libs_than first: the test here
+ * would cost every call.) */
 int tg_chain_liberties_upto(const tg_board *b, tg_point p, tg_point *libs, int max);
 /* Stones of the chain at p written to out (room for b->size^2). Returns count. */
 int tg_chain_stones(const tg_board *b, tg_point p, tg_point *out);

@@ -493,9 +493,8 @@ bool tg_board_is_self_atari(const tg_board *b, tg_point p, tg_color c, int *ston
         if (b->color[q] != c)
             continue;
         joined = 2;
-        /* a liberty touches at most four of the chain's stones, so more
-         * than eight pseudo-liberties are three liberties: two stay */
-        if (tg_chain_pseudo_libs(tg_chain_at(b, q)) > 8) {
+        /* three liberties or more: two stay */
+        if (tg_chain_more_libs_than(tg_chain_at(b, q), 2)) {
             nlibs = 2;
             break;
         }

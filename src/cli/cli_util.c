@@ -1,7 +1,6 @@
 /*
  * cli_util.c — helpers shared by the front ends (see cli_util.h).
  */
-#include <ctype.h>
 #include <stdint.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -26,25 +25,6 @@ int cli_bad_value(const char *cmd, const char *option, const char *value)
     return -1;
 }
 
-bool cli_read_line(FILE *in, char *buf, size_t len)
-{
-    if (!fgets(buf, (int)len, in))
-        return false;
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] != '\n' && !feof(in)) {
-        int c;
-        while ((c = fgetc(in)) != EOF && c != '\n')
-            ; /* drop the rest of an overlong line */
-    }
-    while (n && isspace((unsigned char)buf[n - 1]))
-        buf[--n] = 0;
-    size_t start = 0;
-    while (buf[start] && isspace((unsigned char)buf[start]))
-        start++;
-    memmove(buf, buf + start, n - start + 1);
-    return true;
-}
-
 void cli_print_board(FILE *out, const tg_game *g)
 {
     char board[4096];
@@ -52,7 +32,8 @@ void cli_print_board(FILE *out, const tg_game *g)
     fprintf(out, "%s\n", board);
 }
 
-/* The whole file (or standard input for "-"), malloc'd; NULL with errno set. */
+/* The whole file (or standard input for "-"), malloc'd and ended by a NUL
+ * (not counted in *length); NULL with errno set. */
 char *cli_read_file(const char *path, size_t *length)
 {
     FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
@@ -81,6 +62,8 @@ char *cli_read_file(const char *path, size_t *length)
     }
     if (f != stdin)
         fclose(f);
+    if (data)
+        data[n] = '\0'; /* the loop ends with n < capacity */
     *length = n;
     return data;
 }

@@ -262,8 +262,7 @@ void features_compute(const tg_board *b, const features_board *fb, tg_point p, t
                     seen |= b->color[p + d[k]] == opp && b->chain_of[p + d[k]] == b->chain_of[q];
                 if (!seen)
                     taken += ch->stones;
-            } else if (tg_chain_pseudo_libs(ch) <= 8 && tg_chain_liberties_upto(b, q, NULL, 3) == 2) {
-                /* (two liberties touch at most eight stones) */
+            } else if (!tg_chain_more_libs_than(ch, 2) && tg_chain_liberties_upto(b, q, NULL, 3) == 2) {
                 ataris = true;
             }
         } else if (tg_chain_in_atari(ch)) {

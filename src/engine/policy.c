@@ -132,9 +132,8 @@ int policy_liberties_after(const tg_board *b, tg_point p, tg_color c, int max)
         int q = p + d[i];
         if (b->color[q] != c)
             continue;
-        /* more than 4 * max pseudo-liberties are max + 1 liberties (one
-         * touches at most four stones): max of them stay besides p */
-        if (tg_chain_pseudo_libs(tg_chain_at(b, q)) > 4 * max)
+        /* max + 1 liberties or more: max of them stay besides p */
+        if (tg_chain_more_libs_than(tg_chain_at(b, q), max))
             return max;
         int k = tg_chain_liberties_upto(b, q, chain_libs, max + 1);
         for (int j = 0; j < k && j < max + 1 && n < max; j++)
@@ -227,7 +226,7 @@ int policy_two_liberty_moves(const tg_board *b, tg_color c, tg_point out[10])
             continue;
         /* a chain in atari has one liberty: no walk needed */
         const tg_chain *ch = tg_chain_at(b, q);
-        if (tg_chain_pseudo_libs(ch) > 8 || tg_chain_in_atari(ch) || tg_chain_liberties_upto(b, q, libs, 3) != 2)
+        if (tg_chain_more_libs_than(ch, 2) || tg_chain_in_atari(ch) || tg_chain_liberties_upto(b, q, libs, 3) != 2)
             continue;
         int need = b->color[q] == c ? 3 : 2;
         for (int k = 0; k < 2 && n < 10; k++)
