@@ -7,6 +7,7 @@
  * the search with it (`--value on`) still takes what a capturing race
  * offers, and uses it on that board alone.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "engine/engine_internal.h"
 #include "engine/value.h"
 #include "tengen/search.h"
 #include "test_support.h"
@@ -275,6 +277,73 @@ static void test_value_auto(void **state)
     tg_game_free(g);
 }
 
+/* The i-th child of node n. */
+static tree_node *nth_child(const tree_pool *pool, uint32_t n, uint32_t i)
+{
+    tree_node *node = tree_at(pool, n);
+    uint32_t first = atomic_load(&node->first_child);
+    assert_true(first != 0 && i < node->child_count);
+    return tree_at(pool, first + i);
+}
+
+static void set_leaf_value(tree_node *n, double v) /* for the side to move at n */
+{
+    atomic_store(&n->leaf_value, (uint16_t)(v * 65534 + 1.5));
+}
+
+static uint32_t index_of(const tree_pool *pool, const tree_node *n) { return (uint32_t)(n - pool->nodes); }
+
+/* The implicit minimax backup of the network's verdicts (tree.c): a node
+ * is worth one minus its best judged child, for its mover; unjudged
+ * children are left out; the verdicts go up level by level as the search
+ * calls it, deepest first; the copy that keeps a subtree keeps them. */
+static void test_minimax_backup(void **state)
+{
+    (void)state;
+    model_init();
+    pattern_init();
+    tg_board b;
+    tg_board_init(&b, 9);
+    tree_pool pool, copy;
+    assert_true(tree_pool_init(&pool, 1 << 20));
+    assert_true(tree_pool_init(&copy, 1 << 20));
+    uint32_t root = tree_new_root(&pool);
+    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, TG_NO_POINT, 0};
+    assert_true(tree_expand(&pool, root, &ctx));
+    /* no child judged: the node has no verdict */
+    tree_minimax_update(&pool, root);
+    assert_true(tree_node_minimax(tree_at(&pool, root)) < 0);
+    /* a node's own verdict, before any child's: its leaf value, turned to its mover */
+    tree_node *a = nth_child(&pool, root, 0), *c = nth_child(&pool, root, 2);
+    tree_node *bb = nth_child(&pool, root, 1);
+    set_leaf_value(a, 0.2); /* White to move after A: 0.2, so A is 0.8 for Black */
+    set_leaf_value(bb, 0.6);
+    assert_float_equal(tree_node_minimax(a), 0.8, 1e-4);
+    assert_true(tree_node_minimax(c) < 0);
+    tree_minimax_update(&pool, root);
+    assert_float_equal(tree_node_minimax(tree_at(&pool, root)), 0.2, 1e-4); /* 1 - max(0.8, 0.4) */
+    /* White finds a refutation of A: A's best reply is 0.9 for White */
+    tg_board after;
+    tg_board_copy(&after, &b);
+    tg_board_play(&after, a->move, TG_BLACK);
+    tree_expand_context actx = {&after, TG_WHITE, NULL, NULL, TG_NO_POINT, 0};
+    assert_true(tree_expand(&pool, index_of(&pool, a), &actx));
+    uint32_t ai = index_of(&pool, a);
+    tree_minimax_update(&pool, ai); /* none of A's children judged: A keeps 0.8 */
+    assert_float_equal(tree_node_minimax(a), 0.8, 1e-4);
+    set_leaf_value(nth_child(&pool, ai, 3), 0.7);  /* Black to move: 0.3 for White */
+    set_leaf_value(nth_child(&pool, ai, 5), 0.1);  /* 0.9 for White */
+    tree_minimax_update(&pool, ai);
+    tree_minimax_update(&pool, root);
+    assert_float_equal(tree_node_minimax(a), 0.1, 1e-4);
+    /* now B (0.4) is Black's best: the root is 0.6 for White */
+    assert_float_equal(tree_node_minimax(tree_at(&pool, root)), 0.6, 1e-4);
+    uint32_t kept = tree_copy(&pool, ai, &copy);
+    assert_float_equal(tree_node_minimax(tree_at(&copy, kept)), 0.1, 1e-4);
+    tree_pool_free(&pool);
+    tree_pool_free(&copy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_vector_path_agrees),
         cmocka_unit_test(test_search_with_value),
+        cmocka_unit_test(test_minimax_backup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,6 +211,9 @@ typedef struct tree_node {
     /* the value function's winrate of this position for the side to move
      * at it, in 1/65534, plus one; 0 while not evaluated */
     _Atomic uint16_t leaf_value;
+    /* the value function's minimax verdict on this position for the mover
+     * (tree_minimax_update), in 1/65534, plus one; 0 while none */
+    _Atomic uint16_t minimax;
 } tree_node;
 
 /* value_sum's unit, 1/64 of a win (the rounding, under 1/128 a sample, is
@@ -265,11 +268,34 @@ typedef struct tree_expand_context {
     bool (*root_legal)(void *ctx, tg_point p);
     void *root_ctx;
     tg_point last2;             /* to_move's previous move (<= 0: none) */
+    /* the visits the move model's prior counts (0: MODEL_PRIOR_VISITS);
+     * the search with a value function gives fewer (search.c) */
+    int model_prior_visits;
 } tree_expand_context;
 
 /* Give node `n` its children with their priors.  Returns false (and leaves
  * the node a leaf) when another thread is expanding it or the pool is full. */
 bool tree_expand(tree_pool *pool, uint32_t n, const tree_expand_context *ctx);
+
+/* The value function's verdict on node n for its mover (0..1), or -1 when
+ * it has none: the minimax of the verdicts below it, else the network's on
+ * its own position (from leaf_value, which is for the side to move). */
+static inline double tree_node_minimax(tree_node *n)
+{
+    unsigned m = atomic_load_explicit(&n->minimax, memory_order_relaxed);
+    if (m)
+        return (m - 1) * (1.0 / 65534);
+    unsigned v = atomic_load_explicit(&n->leaf_value, memory_order_relaxed);
+    return v ? 1 - (v - 1) * (1.0 / 65534) : -1;
+}
+
+/* Set node n's minimax verdict from its children's: its mover's opponent
+ * answers with the child the network likes best for him, so n is worth
+ * one minus that child's verdict (the implicit minimax backup of Lanctot,
+ * Winands, Pepels and Sturtevant, 2014).  Children the network has not
+ * judged are left out; a node none of whose children it has judged keeps
+ * its own verdict. */
+void tree_minimax_update(const tree_pool *pool, uint32_t n);
 
 /* Copy the subtree under `root` of `from` into the empty pool `to`; nodes
  * beyond to's capacity are dropped (their parents become leaves).  Returns

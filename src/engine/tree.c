@@ -6,7 +6,8 @@
  * Priors are virtual results given to a child when it is created, so the
  * first playouts go to the moves a Go player would look at first:
  *   every move      10 visits at 50%   (so no single playout decides)
- *   the move model  MODEL_PRIOR_VISITS visits at r^a / (r^a + 1), where r
+ *   the move model  MODEL_PRIOR_VISITS visits (fewer where the search asks,
+ *                   tree_expand_context) at r^a / (r^a + 1), where r
  *                   is the move's strength (model.c: shape, distance to the
  *                   last two moves, line, captures, escapes and ataris with
  *                   their ladders, self-atari) over the mean of its
@@ -81,6 +82,7 @@ static void node_init(tree_node *n, tg_point move, tg_color color)
     atomic_init(&n->score_sum2, 0);
     atomic_init(&n->value_sum, 0);
     atomic_init(&n->leaf_value, 0);
+    atomic_init(&n->minimax, 0);
     atomic_init(&n->first_child, 0);
     atomic_init(&n->expanding, 0);
     n->move = (uint16_t)(move == TG_PASS ? TREE_PASS : move);
@@ -154,7 +156,8 @@ static void tactical_priors(tree_node *n, const move_features *f)
 #endif
 
 /* c playing p, whose strength is r times its siblings' mean (0 for a pass) */
-static void set_priors(tree_node *n, const tg_board *b, tg_point p, const move_features *f, double r)
+static void set_priors(tree_node *n, const tg_board *b, tg_point p, const move_features *f, double r,
+                       int model_visits)
 {
     prior_add(n, 10, false);
     n->prior_wins2 = 10; /* 10 visits at 50% */
@@ -164,8 +167,8 @@ static void set_priors(tree_node *n, const tg_board *b, tg_point p, const move_f
     }
     /* sqrt, not pow: pow cost 3% of a 19x19 search */
     double ra = MODEL_PRIOR_SLOPE == 0.5 ? sqrt(r) : pow(r, MODEL_PRIOR_SLOPE);
-    n->prior_visits = (uint16_t)(n->prior_visits + MODEL_PRIOR_VISITS);
-    n->prior_wins2 = (uint16_t)(n->prior_wins2 + (int)(2 * MODEL_PRIOR_VISITS * ra / (ra + 1) + 0.5));
+    n->prior_visits = (uint16_t)(n->prior_visits + model_visits);
+    n->prior_wins2 = (uint16_t)(n->prior_wins2 + (int)(2 * model_visits * ra / (ra + 1) + 0.5));
     tactical_priors(n, f);
     if (pattern_match(b, p))
         prior_add(n, 10, true);
@@ -227,13 +230,28 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
         tree_node *child = tree_at(pool, first + (uint32_t)i);
         node_init(child, moves[i], ctx->to_move);
         bool pass = i == count - 1;
-        set_priors(child, b, moves[i], pass ? NULL : &feat[i], pass ? 0 : gamma[i] * scale);
+        set_priors(child, b, moves[i], pass ? NULL : &feat[i], pass ? 0 : gamma[i] * scale,
+                   ctx->model_prior_visits > 0 ? ctx->model_prior_visits : MODEL_PRIOR_VISITS);
         child->policy = (uint16_t)(pass || sum <= 0 ? 0 : 65535 * gamma[i] / sum + 0.5);
     }
     node->child_count = (uint16_t)count;
     /* publish: a thread that sees first_child sees the children too */
     atomic_store_explicit(&node->first_child, first, memory_order_release);
     return true;
+}
+
+void tree_minimax_update(const tree_pool *pool, uint32_t index)
+{
+    tree_node *n = tree_at(pool, index);
+    uint32_t first = atomic_load_explicit(&n->first_child, memory_order_acquire);
+    double best = -1;
+    for (uint32_t i = 0; first && i < n->child_count; i++) {
+        double v = tree_node_minimax(tree_at(pool, first + i));
+        if (v > best)
+            best = v;
+    }
+    if (best >= 0)
+        atomic_store_explicit(&n->minimax, (uint16_t)((1 - best) * 65534 + 1.5), memory_order_relaxed);
 }
 
 /* Copy one node's statistics (not its children). */
@@ -247,6 +265,7 @@ static void copy_stats(tree_node *to, const tree_node *from)
     atomic_init(&to->score_sum2, atomic_load((_Atomic int64_t *)&from->score_sum2));
     atomic_init(&to->value_sum, atomic_load((_Atomic uint32_t *)&from->value_sum));
     atomic_init(&to->leaf_value, atomic_load((_Atomic uint16_t *)&from->leaf_value));
+    atomic_init(&to->minimax, atomic_load((_Atomic uint16_t *)&from->minimax));
     to->prior_visits = from->prior_visits;
     to->prior_wins2 = from->prior_wins2;
     to->policy = from->policy;
