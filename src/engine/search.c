@@ -67,14 +67,14 @@
  * on it (tree_minimax_update) beside the blend of its results: the
  * averages of a thousand playouts are slow to learn that one reply refutes
  * a move, the minimax of the network's verdicts learns it as soon as the
- * reply is judged (the README's figures). */
+ * reply is judged (docs/player.md's figures). */
 #ifndef MINIMAX_WEIGHT
 #define MINIMAX_WEIGHT 0.3
 #endif
 /* With a value function the move model's prior counts this many visits
  * instead of tree.c's MODEL_PRIOR_VISITS (20): its virtual results are
  * what the network's verdicts must outweigh, and the PUCT term already
- * steers the visits by the model's probability (the README's figures:
+ * steers the visits by the model's probability (docs/player.md's figures:
  * with the minimax backup above, 9x9 against GNU Go at 1,000 playouts). */
 #ifndef VALUE_MODEL_PRIOR_VISITS
 #define VALUE_MODEL_PRIOR_VISITS 10
