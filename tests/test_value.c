@@ -7,7 +7,6 @@
  * the search with it (`--value on`) still takes what a capturing race
  * offers, and uses it on that board alone.
  */
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -288,7 +287,7 @@ static tree_node *nth_child(const tree_pool *pool, uint32_t n, uint32_t i)
 
 static void set_leaf_value(tree_node *n, double v) /* for the side to move at n */
 {
-    atomic_store(&n->leaf_value, (uint16_t)(v * 65534 + 1.5));
+    atomic_store(&n->leaf_value, verdict_pack(v));
 }
 
 static uint32_t index_of(const tree_pool *pool, const tree_node *n) { return (uint32_t)(n - pool->nodes); }

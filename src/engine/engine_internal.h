@@ -277,6 +277,11 @@ typedef struct tree_expand_context {
  * the node a leaf) when another thread is expanding it or the pool is full. */
 bool tree_expand(tree_pool *pool, uint32_t n, const tree_expand_context *ctx);
 
+/* A verdict (0..1) as a node keeps it (leaf_value, minimax): in 1/65534,
+ * plus one, so that 0 means none; and back. */
+static inline uint16_t verdict_pack(double v) { return (uint16_t)(v * 65534 + 1.5); }
+static inline double verdict_unpack(unsigned packed) { return (packed - 1) * (1.0 / 65534); }
+
 /* The value function's verdict on node n for its mover (0..1), or -1 when
  * it has none: the minimax of the verdicts below it, else the network's on
  * its own position (from leaf_value, which is for the side to move). */
@@ -284,9 +289,9 @@ static inline double tree_node_minimax(tree_node *n)
 {
     unsigned m = atomic_load_explicit(&n->minimax, memory_order_relaxed);
     if (m)
-        return (m - 1) * (1.0 / 65534);
+        return verdict_unpack(m);
     unsigned v = atomic_load_explicit(&n->leaf_value, memory_order_relaxed);
-    return v ? 1 - (v - 1) * (1.0 / 65534) : -1;
+    return v ? 1 - verdict_unpack(v) : -1;
 }
 
 /* Set node n's minimax verdict from its children's: its mover's opponent
@@ -294,8 +299,9 @@ static inline double tree_node_minimax(tree_node *n)
  * one minus that child's verdict (the implicit minimax backup of Lanctot,
  * Winands, Pepels and Sturtevant, 2014).  Children the network has not
  * judged are left out; a node none of whose children it has judged keeps
- * its own verdict. */
-void tree_minimax_update(const tree_pool *pool, uint32_t n);
+ * its own verdict.  Returns whether the verdict changed: when it did not,
+ * the nodes above need no update for it. */
+bool tree_minimax_update(const tree_pool *pool, uint32_t n);
 
 /* Copy the subtree under `root` of `from` into the empty pool `to`; nodes
  * beyond to's capacity are dropped (their parents become leaves).  Returns

@@ -376,9 +376,11 @@ static void back_up(worker *w, int depth, int margin2, double value_black)
                               atomic_load_explicit(&n->score_sum2, memory_order_relaxed) + mine,
                               memory_order_relaxed);
     }
-    if (w->search->lambda > 0) /* the leaf's verdict up the path, the deepest node first */
-        for (int i = depth - 1; i > 0; i--)
-            tree_minimax_update(pool, w->path[i]);
+    /* the leaf's verdict up the path, the deepest node first, as far as it
+     * changes a node's verdict */
+    if (w->search->lambda > 0)
+        for (int i = depth - 1; i > 0 && tree_minimax_update(pool, w->path[i]); i--)
+            ;
     uint32_t it = ++w->iteration;
     int j = w->moves.count - 1;
     for (int i = depth - 1; i >= 0; i--) {
@@ -419,10 +421,10 @@ static void iterate(worker *w)
         unsigned cached = atomic_load_explicit(&leaf->leaf_value, memory_order_relaxed);
         double v;
         if (cached) {
-            v = (cached - 1) * (1.0 / 65534);
+            v = verdict_unpack(cached);
         } else {
             v = value_eval(s->value, &w->board, next);
-            atomic_store_explicit(&leaf->leaf_value, (uint16_t)(v * 65534 + 1.5), memory_order_relaxed);
+            atomic_store_explicit(&leaf->leaf_value, verdict_pack(v), memory_order_relaxed);
         }
         value_black = next == TG_BLACK ? v : 1 - v;
     }

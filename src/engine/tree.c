@@ -240,7 +240,7 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
     return true;
 }
 
-void tree_minimax_update(const tree_pool *pool, uint32_t index)
+bool tree_minimax_update(const tree_pool *pool, uint32_t index)
 {
     tree_node *n = tree_at(pool, index);
     uint32_t first = atomic_load_explicit(&n->first_child, memory_order_acquire);
@@ -250,8 +250,13 @@ void tree_minimax_update(const tree_pool *pool, uint32_t index)
         if (v > best)
             best = v;
     }
-    if (best >= 0)
-        atomic_store_explicit(&n->minimax, (uint16_t)((1 - best) * 65534 + 1.5), memory_order_relaxed);
+    if (best < 0)
+        return false;
+    uint16_t packed = verdict_pack(1 - best);
+    if (atomic_load_explicit(&n->minimax, memory_order_relaxed) == packed)
+        return false;
+    atomic_store_explicit(&n->minimax, packed, memory_order_relaxed);
+    return true;
 }
 
 /* Copy one node's statistics (not its children). */
