@@ -1,0 +1,466 @@
+/*
+ * net.c — libwebsockets (bookworm's 4.1) on a libuv loop that this module
+ * owns.  The loop is ours, not lws's, for the traps measured on this
+ * machine (../shared/research/server-stack.md): signals come into the loop
+ * as uv_signal handles (a flag set in a handler does not stop an event-lib
+ * loop), the loop is stopped with uv_stop and lws is destroyed after it,
+ * LWS_SERVER_OPTION_DISABLE_IPV6 makes a given address bind that address
+ * only, and fd_limit_per_thread is set from the connection budget.
+ */
+#include "net.h"
+
+#include <libwebsockets.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+struct net_msg {
+    int refs;
+    size_t len;
+    unsigned char buf[]; /* LWS_PRE bytes of headroom, then the text */
+};
+
+typedef struct queue_item {
+    struct queue_item *next;
+    net_msg *msg;
+} queue_item;
+
+/* Per-connection data: lws allocates and zeroes it (one per wsi). */
+struct net_conn {
+    struct lws *wsi;
+    net *owner;
+    void *data;
+    queue_item *head, *tail;
+    size_t queued;
+    int close_code;          /* > 0: close once the queue is written */
+    char close_reason[64];
+    bool is_ws;
+    /* a WebSocket message being received */
+    char *rx;
+    size_t rx_len;
+    /* an HTTP response being written */
+    char *body;
+    size_t body_len, body_sent;
+};
+
+struct net_timer {
+    uv_timer_t handle;
+    net_timer_fn fn;
+    void *arg;
+};
+
+struct net {
+    uv_loop_t loop;
+    uv_signal_t sigint, sigterm;
+    uv_async_t async;
+    struct lws_context *ctx;
+    struct lws_vhost *vhost;
+    net_callbacks cb;
+    int port;
+    bool stopping;
+};
+
+net_msg *net_msg_new(const char *data, size_t len)
+{
+    net_msg *m = malloc(sizeof *m + LWS_PRE + len + 1);
+    if (!m)
+        return NULL;
+    m->refs = 1;
+    m->len = len;
+    memcpy(m->buf + LWS_PRE, data, len);
+    m->buf[LWS_PRE + len] = '\0';
+    return m;
+}
+
+void net_msg_unref(net_msg *m)
+{
+    if (m && --m->refs == 0)
+        free(m);
+}
+
+static void queue_clear(net_conn *c)
+{
+    while (c->head) {
+        queue_item *it = c->head;
+        c->head = it->next;
+        net_msg_unref(it->msg);
+        free(it);
+    }
+    c->tail = NULL;
+    c->queued = 0;
+}
+
+void net_close(net_conn *c, int code, const char *reason)
+{
+    if (c->close_code)
+        return;
+    c->close_code = code;
+    snprintf(c->close_reason, sizeof c->close_reason, "%s", reason ? reason : "");
+    lws_callback_on_writable(c->wsi);
+}
+
+bool net_send(net_conn *c, net_msg *m)
+{
+    if (c->close_code || !c->is_ws)
+        return false;
+    if (c->queued + m->len > NET_QUEUE_MAX) {
+        queue_clear(c);
+        net_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too slow");
+        return false;
+    }
+    queue_item *it = malloc(sizeof *it);
+    if (!it)
+        return false;
+    it->next = NULL;
+    it->msg = m;
+    m->refs++;
+    if (c->tail)
+        c->tail->next = it;
+    else
+        c->head = it;
+    c->tail = it;
+    c->queued += m->len;
+    lws_callback_on_writable(c->wsi);
+    return true;
+}
+
+bool net_send_text(net_conn *c, const char *text)
+{
+    net_msg *m = net_msg_new(text, strlen(text));
+    if (!m)
+        return false;
+    bool ok = net_send(c, m);
+    net_msg_unref(m);
+    return ok;
+}
+
+void net_conn_set_data(net_conn *c, void *data) { c->data = data; }
+void *net_conn_data(const net_conn *c) { return c->data; }
+
+/* ---- HTTP ------------------------------------------------------------------ */
+
+static int http_request(net *n, net_conn *c, struct lws *wsi, const char *path)
+{
+    char query[256] = "";
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) > 0)
+        lws_hdr_copy(wsi, query, sizeof query, WSI_TOKEN_HTTP_URI_ARGS);
+    net_http_response r = {0, NULL, NULL, 0, NULL, false};
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0)
+        n->cb.http(n->cb.ctx, path, query, &r);
+    if (r.status == 0) {
+        free(r.body);
+        static const char nf[] = "{\"error\":\"not_found\",\"message\":\"no such page\"}";
+        r.status = 404;
+        r.content_type = "application/json";
+        r.body = malloc(sizeof nf);
+        if (!r.body)
+            return -1;
+        memcpy(r.body, nf, sizeof nf);
+        r.length = sizeof nf - 1;
+    }
+    unsigned char headers[LWS_PRE + 1024];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
+    if (lws_add_http_common_headers(wsi, (unsigned)r.status, r.content_type, r.length, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                    (const unsigned char *)"nosniff", 7, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)(r.cache ? "max-age=60" : "no-store"),
+                                    r.cache ? 10 : 8, &p, end) ||
+        (r.disposition &&
+         lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
+                                     (const unsigned char *)r.disposition,
+                                     (int)strlen(r.disposition), &p, end)) ||
+        lws_finalize_write_http_header(wsi, start, &p, end)) {
+        free(r.body);
+        return -1;
+    }
+    c->body = r.body;
+    c->body_len = r.length;
+    c->body_sent = 0;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int http_writeable(net_conn *c, struct lws *wsi)
+{
+    enum { CHUNK = 16384 };
+    unsigned char buf[LWS_PRE + CHUNK];
+    size_t left = c->body_len - c->body_sent;
+    size_t n = left < CHUNK ? left : CHUNK;
+    if (n)
+        memcpy(buf + LWS_PRE, c->body + c->body_sent, n);
+    bool final = n == left;
+    if (lws_write(wsi, buf + LWS_PRE, n, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < (int)n)
+        return -1;
+    c->body_sent += n;
+    if (!final) {
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    free(c->body);
+    c->body = NULL;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* ---- WebSocket ------------------------------------------------------------- */
+
+/* The Origin, when a browser sends one, must be this server as the client
+ * reached it. */
+static bool origin_allowed(struct lws *wsi)
+{
+    char origin[256], host[256], uri[64];
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || strcmp(uri, "/ws") != 0)
+        return false;
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
+        return true;
+    if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0 ||
+        lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0)
+        return false;
+    const char *rest = strncmp(origin, "http://", 7) == 0    ? origin + 7
+                       : strncmp(origin, "https://", 8) == 0 ? origin + 8
+                                                              : NULL;
+    return rest && strcmp(rest, host) == 0;
+}
+
+static int ws_receive(net *n, net_conn *c, struct lws *wsi, const void *in, size_t len)
+{
+    if (lws_frame_is_binary(wsi)) {
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, (unsigned char *)"text only", 9);
+        return -1;
+    }
+    if (lws_is_first_fragment(wsi))
+        c->rx_len = 0;
+    if (c->rx_len + len > NET_MESSAGE_MAX) {
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)"too large", 9);
+        return -1;
+    }
+    if (!c->rx) {
+        c->rx = malloc(NET_MESSAGE_MAX + 1);
+        if (!c->rx)
+            return -1;
+    }
+    memcpy(c->rx + c->rx_len, in, len);
+    c->rx_len += len;
+    if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
+        c->rx[c->rx_len] = '\0';
+        n->cb.message(n->cb.ctx, c, c->rx, c->rx_len);
+        c->rx_len = 0;
+    }
+    return 0;
+}
+
+static int ws_writeable(net_conn *c, struct lws *wsi)
+{
+    if (c->head) {
+        queue_item *it = c->head;
+        net_msg *m = it->msg;
+        if (lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len)
+            return -1;
+        c->head = it->next;
+        if (!c->head)
+            c->tail = NULL;
+        c->queued -= m->len;
+        net_msg_unref(m);
+        free(it);
+        if (c->head || c->close_code)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (c->close_code) {
+        lws_close_reason(wsi, (enum lws_close_status)c->close_code,
+                         (unsigned char *)c->close_reason, strlen(c->close_reason));
+        return -1;
+    }
+    return 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    net *n = lws_context_user(lws_get_context(wsi));
+    net_conn *c = user;
+    switch (reason) {
+    case LWS_CALLBACK_HTTP:
+        c->wsi = wsi;
+        c->owner = n;
+        return http_request(n, c, wsi, in ? (const char *)in : "/");
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return c->body ? http_writeable(c, wsi) : 0;
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+    case LWS_CALLBACK_CLOSED_HTTP:
+        if (c && !c->is_ws) {
+            free(c->body);
+            c->body = NULL;
+        }
+        break;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return origin_allowed(wsi) ? 0 : 1;
+    case LWS_CALLBACK_ESTABLISHED:
+        free(c->body);
+        memset(c, 0, sizeof *c);
+        c->wsi = wsi;
+        c->owner = n;
+        c->is_ws = true;
+        n->cb.open(n->cb.ctx, c);
+        break;
+    case LWS_CALLBACK_RECEIVE:
+        return ws_receive(n, c, wsi, in, len);
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return ws_writeable(c, wsi);
+    case LWS_CALLBACK_CLOSED:
+        if (c->is_ws) {
+            n->cb.closed(n->cb.ctx, c);
+            queue_clear(c);
+            free(c->rx);
+            c->rx = NULL;
+            c->is_ws = false;
+        }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static const struct lws_protocols protocols[] = {
+    {"tengen.v1", callback, sizeof(net_conn), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* ---- the loop --------------------------------------------------------------- */
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    (void)signum;
+    net *n = h->data;
+    if (!n->stopping) {
+        n->stopping = true;
+        if (n->cb.stopping)
+            n->cb.stopping(n->cb.ctx);
+    }
+    uv_stop(&n->loop);
+}
+
+static void on_async(uv_async_t *h)
+{
+    net *n = h->data;
+    if (n->cb.wake)
+        n->cb.wake(n->cb.ctx);
+}
+
+net *net_new(const char *addr, int port, int max_connections, const net_callbacks *cb,
+             char *err, size_t errlen)
+{
+    net *n = calloc(1, sizeof *n);
+    if (!n) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    n->cb = *cb;
+    uv_loop_init(&n->loop);
+    uv_signal_init(&n->loop, &n->sigint);
+    uv_signal_init(&n->loop, &n->sigterm);
+    uv_async_init(&n->loop, &n->async, on_async);
+    n->sigint.data = n->sigterm.data = n->async.data = n;
+    uv_signal_start(&n->sigint, on_signal, SIGINT);
+    uv_signal_start(&n->sigterm, on_signal, SIGTERM);
+
+    lws_set_log_level(LLL_ERR, NULL);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    void *loops[1] = {&n->loop};
+    info.port = port;
+    info.iface = addr;
+    info.protocols = protocols;
+    info.user = n;
+    info.foreign_loops = loops;
+    info.fd_limit_per_thread = (unsigned)(max_connections + 64);
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DISABLE_IPV6 |
+                   LWS_SERVER_OPTION_VALIDATE_UTF8 |
+                   LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    info.timeout_secs = 30;
+    n->ctx = lws_create_context(&info);
+    if (!n->ctx) {
+        snprintf(err, errlen, "cannot start the network layer");
+        net_free(n);
+        return NULL;
+    }
+    n->vhost = lws_get_vhost_by_name(n->ctx, "default");
+    n->port = n->vhost ? lws_get_vhost_listen_port(n->vhost) : port;
+    if (!n->vhost || n->port <= 0) {
+        snprintf(err, errlen, "cannot listen on %s:%d", addr, port);
+        net_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+int net_port(const net *n) { return n->port; }
+
+void net_run(net *n) { uv_run(&n->loop, UV_RUN_DEFAULT); }
+
+void net_stop(net *n) { uv_stop(&n->loop); }
+
+void net_wake(net *n) { uv_async_send(&n->async); }
+
+static void close_handle(uv_handle_t *h, void *arg)
+{
+    (void)arg;
+    if (!uv_is_closing(h))
+        uv_close(h, NULL);
+}
+
+void net_free(net *n)
+{
+    if (!n)
+        return;
+    if (n->ctx)
+        lws_context_destroy(n->ctx);
+    n->ctx = NULL;
+    /* lws's handles close first; then ours; a bounded number of turns, so
+     * that a handle that never closes cannot hang the exit */
+    for (int i = 0; i < 50 && uv_run(&n->loop, UV_RUN_NOWAIT); i++)
+        ;
+    uv_walk(&n->loop, close_handle, NULL);
+    for (int i = 0; i < 50 && uv_run(&n->loop, UV_RUN_NOWAIT); i++)
+        ;
+    uv_loop_close(&n->loop);
+    free(n);
+}
+
+/* ---- timers ----------------------------------------------------------------- */
+
+static void on_timer(uv_timer_t *h)
+{
+    net_timer *t = h->data;
+    t->fn(t->arg);
+}
+
+net_timer *net_timer_new(net *n, net_timer_fn fn, void *arg)
+{
+    net_timer *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    uv_timer_init(&n->loop, &t->handle);
+    t->handle.data = t;
+    t->fn = fn;
+    t->arg = arg;
+    return t;
+}
+
+void net_timer_set(net_timer *t, int64_t delay_ms)
+{
+    uv_timer_start(&t->handle, on_timer, delay_ms < 0 ? 0 : (uint64_t)delay_ms, 0);
+}
+
+void net_timer_cancel(net_timer *t) { uv_timer_stop(&t->handle); }
+
+static void free_timer(uv_handle_t *h) { free(h->data); }
+
+void net_timer_free(net_timer *t)
+{
+    if (t)
+        uv_close((uv_handle_t *)&t->handle, free_timer);
+}

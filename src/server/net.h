@@ -1,0 +1,80 @@
+/*
+ * net.h — the network under the server: HTTP requests, WebSocket
+ * connections on /ws, timers and a cross-thread wake-up, all on one event
+ * loop thread.  The only module that names libwebsockets (and its libuv
+ * loop): a later library change touches net.c alone.
+ *
+ * Messages out are shared, reference-counted byte strings (net_msg): one
+ * serialisation per event, whatever the number of receivers.  Each
+ * connection queues at most NET_QUEUE_MAX bytes; a reader that does not
+ * keep up is closed rather than allowed to stall anyone.
+ */
+#ifndef TENGEN_SERVER_NET_H
+#define TENGEN_SERVER_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NET_MESSAGE_MAX 8192          /* a larger client message closes the connection (1009) */
+#define NET_QUEUE_MAX (1024 * 1024)   /* bytes queued to one connection before it is closed */
+
+typedef struct net net;
+typedef struct net_conn net_conn;
+typedef struct net_timer net_timer;
+typedef struct net_msg net_msg;
+
+typedef struct net_http_response {
+    int status;
+    const char *content_type;
+    char *body;                /* malloc'd; net frees it */
+    size_t length;
+    const char *disposition;   /* Content-Disposition, or NULL */
+    bool cache;                /* static files may be cached briefly */
+} net_http_response;
+
+typedef struct net_callbacks {
+    void *ctx;
+    void (*open)(void *ctx, net_conn *c);
+    void (*message)(void *ctx, net_conn *c, const char *data, size_t len);
+    void (*closed)(void *ctx, net_conn *c);
+    /* An HTTP GET: fill the response (status 0 means 404). */
+    void (*http)(void *ctx, const char *path, const char *query, net_http_response *out);
+    /* After net_wake from another thread, on the loop thread. */
+    void (*wake)(void *ctx);
+    /* SIGINT or SIGTERM arrived: the loop stops after this returns. */
+    void (*stopping)(void *ctx);
+} net_callbacks;
+
+/* Listen on addr:port (addr "0.0.0.0" or an address of this machine; port 0
+ * picks a free one).  max_connections sets the descriptor budget. */
+net *net_new(const char *addr, int port, int max_connections, const net_callbacks *cb,
+             char *err, size_t errlen);
+int net_port(const net *n);
+/* Run until SIGINT/SIGTERM or net_stop; then everything is closed. */
+void net_run(net *n);
+void net_stop(net *n);
+/* From any thread: the loop calls cb->wake soon after. */
+void net_wake(net *n);
+void net_free(net *n);
+
+net_msg *net_msg_new(const char *data, size_t len);
+void net_msg_unref(net_msg *m);
+/* Queue m to c (takes a reference).  False when c's queue overflowed: c is
+ * then being closed. */
+bool net_send(net_conn *c, net_msg *m);
+/* Send a one-off text. */
+bool net_send_text(net_conn *c, const char *text);
+/* Close after the queued messages, with a WebSocket close code. */
+void net_close(net_conn *c, int code, const char *reason);
+void net_conn_set_data(net_conn *c, void *data);
+void *net_conn_data(const net_conn *c);
+
+typedef void (*net_timer_fn)(void *arg);
+net_timer *net_timer_new(net *n, net_timer_fn fn, void *arg);
+/* Fire once after delay_ms (replacing any earlier setting). */
+void net_timer_set(net_timer *t, int64_t delay_ms);
+void net_timer_cancel(net_timer *t);
+void net_timer_free(net_timer *t);
+
+#endif

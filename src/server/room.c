@@ -1,0 +1,509 @@
+/*
+ * room.c — one game on the server: room_apply judges and applies every
+ * event through the library's game control (tg_control), never a rule of
+ * its own; what it adds is who may do what online, and when.
+ */
+#include "room.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const event_names[EV_KIND_COUNT_] = {
+    "move", "place", "resign", "toggle", "proposal", "accept", "concede", "request",
+    "answer", "cancel", "claim", "tick", "arrive", "chat"};
+
+const char *room_event_kind_name(room_event_kind k)
+{
+    return k < EV_KIND_COUNT_ ? event_names[k] : "?";
+}
+
+bool room_event_kind_parse(const char *name, room_event_kind *out)
+{
+    for (int k = 0; k < EV_KIND_COUNT_; k++)
+        if (strcmp(name, event_names[k]) == 0) {
+            *out = (room_event_kind)k;
+            return true;
+        }
+    return false;
+}
+
+const char *room_error_code(int code)
+{
+    switch (code) {
+    case ROOM_ERR_BAD_REQUEST: return "bad_request";
+    case ROOM_ERR_FORBIDDEN: return "forbidden";
+    case ROOM_ERR_NOT_YOUR_TURN: return "not_your_turn";
+    case ROOM_ERR_ILLEGAL: return "illegal";
+    case ROOM_ERR_WRONG_PHASE: return "wrong_phase";
+    case ROOM_ERR_TOO_LATE: return "too_late";
+    default: return "internal";
+    }
+}
+
+const char *room_phase_name(room_phase p)
+{
+    static const char *const names[] = {"placement", "play", "removal", "over"};
+    return names[p];
+}
+
+room *room_new(int64_t id, const room_settings *s)
+{
+    room *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->id = id;
+    r->settings = *s;
+    r->game = tg_game_new(s->size, &s->rules);
+    if (!r->game) {
+        free(r);
+        return NULL;
+    }
+    tg_control_init(&r->ctl, r->game);
+    /* 500 ms of lag: what a browser on a poor connection needs for a move
+     * made in the last instant of a period */
+    tg_control_set_clock(&r->ctl, &s->time, 500);
+    r->phase = ROOM_PLAY;
+    if (s->handicap >= 2 && !s->free_placement) {
+        tg_point pts[ROOM_MAX_HANDICAP];
+        int n = tg_fixed_handicap_points(tg_game_board(r->game), s->handicap, pts);
+        if (n != s->handicap || tg_game_place_handicap(r->game, pts, n) != TG_OK) {
+            room_free(r);
+            return NULL;
+        }
+    } else if (s->handicap >= 2) {
+        r->phase = ROOM_PLACEMENT;
+    }
+    if (r->phase == ROOM_PLAY)
+        tg_control_start_clock(&r->ctl, 0);
+    return r;
+}
+
+void room_free(room *r)
+{
+    if (!r)
+        return;
+    tg_game_free(r->game);
+    free(r->chat);
+    free(r->clocks);
+    free(r);
+}
+
+tg_color room_color_of(const room *r, int64_t user)
+{
+    if (user <= 0)
+        return TG_EMPTY;
+    if (r->user[TG_BLACK] == user)
+        return TG_BLACK;
+    if (r->user[TG_WHITE] == user)
+        return TG_WHITE;
+    return TG_EMPTY;
+}
+
+static bool is_engine(const room *r, tg_color c) { return r->engine[c][0] != '\0'; }
+
+tg_color room_engine_to_move(const room *r)
+{
+    if (r->phase != ROOM_PLAY || r->paused)
+        return TG_EMPTY;
+    tg_color c = tg_game_to_move(r->game);
+    return is_engine(r, c) ? c : TG_EMPTY;
+}
+
+static void fail(room_result *res, int code, const char *message)
+{
+    res->code = code;
+    snprintf(res->message, sizeof res->message, "%s", message);
+}
+
+/* Refuse with an error code and return from the void caller. */
+#define FAIL(res, code, message) \
+    do {                         \
+        fail(res, code, message); \
+        return;                  \
+    } while (0)
+
+static int moves_by(const room *r, tg_color c)
+{
+    int n = 0, total = tg_game_move_count(r->game);
+    for (int i = 0; i < total; i++)
+        if (tg_game_move(r->game, i)->color == c)
+            n++;
+    return n;
+}
+
+static void set_reason(room *r, const char *reason)
+{
+    snprintf(r->reason, sizeof r->reason, "%s", reason);
+}
+
+/* The phase follows the control's; a reason is set where the control's
+ * own result does not say one. */
+static void sync_phase(room *r, room_result *res)
+{
+    room_phase before = r->phase;
+    switch (tg_control_phase_of(&r->ctl)) {
+    case TG_PHASE_PLAY: r->phase = ROOM_PLAY; break;
+    case TG_PHASE_AGREEMENT: r->phase = ROOM_REMOVAL; break;
+    case TG_PHASE_OVER: r->phase = ROOM_OVER; break;
+    }
+    if (r->phase == before)
+        return;
+    res->state_changed = true;
+    if (r->phase == ROOM_REMOVAL) {
+        memset(r->mark, 0, sizeof r->mark);
+        r->has_proposal = false;
+        r->request = REQ_NONE;
+        res->needs_proposal = true;
+    } else if (r->phase == ROOM_OVER) {
+        res->ended = true;
+        r->request = REQ_NONE;
+        if (!r->reason[0]) {
+            const tg_result *result = tg_game_result(r->game);
+            set_reason(r, result->kind == TG_RESULT_SCORE     ? "score"
+                          : result->kind == TG_RESULT_RESIGN  ? "resign"
+                          : result->kind == TG_RESULT_TIME    ? "time"
+                          : result->kind == TG_RESULT_FORFEIT ? "forfeit"
+                                                              : "cycle");
+        }
+    } else if (before == ROOM_REMOVAL) {
+        memset(r->mark, 0, sizeof r->mark);
+        r->has_proposal = false;
+    }
+}
+
+/* End the game against `loser` (TG_EMPTY: no result), in play or in stone
+ * removal. */
+static void end_game(room *r, tg_result_kind kind, tg_color loser, const char *reason)
+{
+    set_reason(r, reason);
+    if (loser == TG_EMPTY) {
+        tg_result none = {TG_RESULT_NO_RESULT, TG_EMPTY, 0};
+        tg_game_set_result(r->game, &none);
+    } else {
+        tg_result result = {kind, tg_opponent(loser), 0};
+        tg_game_set_result(r->game, &result);
+    }
+    r->ctl.clock.running = TG_EMPTY;
+}
+
+static void record_clock(room *r, tg_color mover, int64_t at)
+{
+    int index = tg_game_move_count(r->game) - 1;
+    if (index >= 0 && r->settings.time.system != TG_CLOCK_NONE)
+        tg_sgf_record_clock(&r->clocks, &r->clock_cap, index, &r->ctl.clock, mover, at);
+}
+
+static void apply_move(room *r, const room_event *ev, int64_t at, room_result *res)
+{
+    if (r->paused)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "the game is paused");
+    if (tg_game_to_move(r->game) != ev->color)
+        FAIL(res, ROOM_ERR_NOT_YOUR_TURN, "it is not your turn");
+    tg_board before;
+    tg_board_copy(&before, tg_game_board(r->game));
+    int moves_before = tg_game_move_count(r->game);
+    tg_control_outcome out;
+    if (tg_control_play(&r->ctl, ev->color, ev->point, at, &out) != TG_OK)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "the game is over");
+    switch (out.action) {
+    case TG_ACTION_REJECTED:
+        FAIL(res, ROOM_ERR_ILLEGAL, tg_status_text(out.illegal));
+    case TG_ACTION_PLAYED: {
+        res->played = true;
+        const tg_board *b = tg_game_board(r->game);
+        r->last_captured_count = 0;
+        for (tg_point p = 0; p < b->npoints; p++)
+            if (before.color[p] == tg_opponent(ev->color) && b->color[p] == TG_EMPTY)
+                r->last_captured[r->last_captured_count++] = p;
+        break;
+    }
+    case TG_ACTION_FORFEIT: set_reason(r, out.warning ? "warnings" : "forfeit"); break;
+    case TG_ACTION_TIME_LOSS: set_reason(r, "time"); break;
+    default: res->state_changed = true; break; /* void, void pass, overtime pass */
+    }
+    if (tg_game_move_count(r->game) > moves_before)
+        record_clock(r, ev->color, at);
+    sync_phase(r, res);
+}
+
+static void apply_place(room *r, const room_event *ev, int64_t at, room_result *res)
+{
+    if (r->phase != ROOM_PLACEMENT)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "no handicap stones to place");
+    if (ev->color != TG_BLACK)
+        FAIL(res, ROOM_ERR_NOT_YOUR_TURN, "Black places the handicap stones");
+    if (ev->npoints != r->settings.handicap)
+        FAIL(res, ROOM_ERR_ILLEGAL, "place exactly the handicap's number of stones");
+    if (tg_game_place_handicap(r->game, ev->points, ev->npoints) != TG_OK)
+        FAIL(res, ROOM_ERR_ILLEGAL, "the stones must go on distinct points of the board");
+    r->phase = ROOM_PLAY;
+    tg_control_start_clock(&r->ctl, at);
+    res->state_changed = true;
+}
+
+static void apply_toggle(room *r, const room_event *ev, room_result *res)
+{
+    if (r->ctl.stated[ev->color])
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "you have already stated your dead stones");
+    const tg_board *b = tg_game_board(r->game);
+    if (!tg_on_board(b, ev->point) || tg_board_at(b, ev->point) == TG_EMPTY)
+        FAIL(res, ROOM_ERR_ILLEGAL, "there is no stone there");
+    tg_point stones[TG_MAX_POINTS];
+    int n = tg_chain_stones(b, ev->point, stones);
+    uint8_t value = !r->mark[ev->color][ev->point];
+    for (int i = 0; i < n; i++)
+        r->mark[ev->color][stones[i]] = value;
+    res->state_changed = true;
+}
+
+static void apply_proposal(room *r, const room_event *ev, int64_t at, room_result *res)
+{
+    memset(r->proposal, 0, sizeof r->proposal);
+    const tg_board *b = tg_game_board(r->game);
+    for (int i = 0; i < ev->npoints; i++)
+        if (tg_on_board(b, ev->points[i]) && tg_board_at(b, ev->points[i]) != TG_EMPTY)
+            r->proposal[ev->points[i]] = 1;
+    r->has_proposal = true;
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
+        if (!r->ctl.stated[c])
+            memcpy(r->mark[c], r->proposal, sizeof r->proposal);
+    /* an engine states what it proposes */
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
+        if (is_engine(r, c) && !r->ctl.stated[c] && r->phase == ROOM_REMOVAL)
+            tg_control_state_dead(&r->ctl, c, r->proposal, at, NULL);
+    res->state_changed = true;
+    sync_phase(r, res);
+}
+
+static void apply_statement(room *r, const room_event *ev, int64_t at, room_result *res)
+{
+    if (r->ctl.stated[ev->color])
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "you have already stated your dead stones");
+    tg_status st;
+    if (ev->kind == EV_CONCEDE) {
+        if (!r->ctl.stated[tg_opponent(ev->color)])
+            FAIL(res, ROOM_ERR_WRONG_PHASE, "your opponent has not stated yet");
+        st = tg_control_concede(&r->ctl, ev->color, at, NULL);
+    } else {
+        st = tg_control_state_dead(&r->ctl, ev->color, r->mark[ev->color], at, NULL);
+    }
+    if (st != TG_OK)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, tg_status_text(st));
+    res->state_changed = true;
+    sync_phase(r, res);
+}
+
+/* Undo back to before the requester's last move (one or two moves). */
+static bool undo_for(room *r, tg_color requester, int64_t at)
+{
+    int total = tg_game_move_count(r->game);
+    int count = 0;
+    if (total >= 1 && tg_game_move(r->game, total - 1)->color == requester)
+        count = 1;
+    else if (total >= 2 && tg_game_move(r->game, total - 2)->color == requester)
+        count = 2;
+    if (count == 0)
+        return false;
+    for (int i = 0; i < count; i++)
+        if (tg_game_undo(r->game) != TG_OK)
+            return false;
+    if (r->ctl.clock_started && r->settings.time.system != TG_CLOCK_NONE && !r->paused)
+        tg_clock_start(&r->ctl.clock, tg_game_to_move(r->game), at);
+    else if (r->ctl.clock_started)
+        r->ctl.clock.running = tg_game_to_move(r->game);
+    r->last_captured_count = 0;
+    return true;
+}
+
+static bool can_undo(const room *r, tg_color requester)
+{
+    int total = tg_game_move_count(r->game);
+    return (total >= 1 && tg_game_move(r->game, total - 1)->color == requester) ||
+           (total >= 2 && tg_game_move(r->game, total - 2)->color == requester);
+}
+
+static void grant(room *r, room_request what, tg_color by, int64_t at)
+{
+    if (what == REQ_UNDO)
+        undo_for(r, by, at);
+    else if (what == REQ_PAUSE) {
+        tg_control_pause(&r->ctl, at);
+        r->paused = true;
+    } else if (what == REQ_RESUME) {
+        tg_control_resume(&r->ctl, at);
+        r->paused = false;
+    }
+}
+
+static void apply_request(room *r, const room_event *ev, int64_t at, room_result *res)
+{
+    if (r->phase != ROOM_PLAY)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "requests are made during play");
+    if (r->request != REQ_NONE)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "a request is already pending");
+    if (ev->what == REQ_UNDO && (r->paused || !can_undo(r, ev->color)))
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "there is no move of yours to undo");
+    if (ev->what == REQ_PAUSE && r->paused)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "the game is already paused");
+    if (ev->what == REQ_RESUME && !r->paused)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "the game is not paused");
+    res->state_changed = true;
+    if (is_engine(r, tg_opponent(ev->color))) { /* an engine agrees at once */
+        grant(r, ev->what, ev->color, at);
+        return;
+    }
+    r->request = ev->what;
+    r->request_by = ev->color;
+}
+
+static void apply_answer(room *r, const room_event *ev, int64_t at, room_result *res)
+{
+    if (r->request == REQ_NONE || r->request != ev->what)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "there is no such request to answer");
+    if (r->request_by == ev->color)
+        FAIL(res, ROOM_ERR_FORBIDDEN, "you cannot answer your own request");
+    room_request what = r->request;
+    r->request = REQ_NONE;
+    if (ev->accept)
+        grant(r, what, r->request_by, at);
+    res->state_changed = true;
+}
+
+static bool absence_pending(const room *r, tg_color c)
+{
+    return !r->arrived[c] && !is_engine(r, c) && r->settings.absence_ms > 0 && !r->paused &&
+           (r->phase == ROOM_PLAY || r->phase == ROOM_PLACEMENT) && moves_by(r, c) == 0;
+}
+
+int64_t room_next_deadline(const room *r)
+{
+    int64_t next = INT64_MAX;
+    if (r->phase == ROOM_OVER)
+        return next;
+    if (r->phase == ROOM_PLAY && r->ctl.clock.running != TG_EMPTY) {
+        int64_t d = tg_clock_deadline_ms(&r->ctl.clock, r->ctl.clock.running);
+        if (d < INT64_MAX)
+            next = d + 1;
+    }
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
+        if (absence_pending(r, c) && r->settings.absence_ms < next)
+            next = r->settings.absence_ms;
+    return next;
+}
+
+bool room_tick_due(const room *r, int64_t at)
+{
+    if (r->phase == ROOM_OVER)
+        return false;
+    if (r->phase == ROOM_PLAY && r->ctl.clock.running != TG_EMPTY &&
+        tg_clock_check(&r->ctl.clock, r->ctl.clock.running, at) != TG_CLOCK_OK)
+        return true;
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
+        if (absence_pending(r, c) && at >= r->settings.absence_ms)
+            return true;
+    return false;
+}
+
+static void apply_tick(room *r, int64_t at, room_result *res)
+{
+    bool absent[3] = {false, false, false};
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
+        absent[c] = absence_pending(r, c) && at >= r->settings.absence_ms;
+    if (absent[TG_BLACK] && absent[TG_WHITE]) {
+        end_game(r, TG_RESULT_NO_RESULT, TG_EMPTY, "absence");
+    } else if (absent[TG_BLACK] || absent[TG_WHITE]) {
+        end_game(r, TG_RESULT_FORFEIT, absent[TG_BLACK] ? TG_BLACK : TG_WHITE, "absence");
+    } else if (r->phase == ROOM_PLAY) {
+        int moves_before = tg_game_move_count(r->game);
+        tg_color mover = tg_game_to_move(r->game);
+        tg_control_action action;
+        tg_control_tick(&r->ctl, at, &action);
+        if (action == TG_ACTION_TIME_LOSS)
+            set_reason(r, "time");
+        if (tg_game_move_count(r->game) > moves_before)
+            record_clock(r, mover, at);
+        if (action != TG_ACTION_PLAYED)
+            res->state_changed = true;
+    }
+    sync_phase(r, res);
+}
+
+static void add_chat(room *r, const room_event *ev, room_result *res)
+{
+    if (r->chat_count == r->chat_cap) {
+        int cap = r->chat_cap ? 2 * r->chat_cap : 16;
+        room_chat *grown = realloc(r->chat, (size_t)cap * sizeof *grown);
+        if (!grown)
+            FAIL(res, ROOM_ERR_INTERNAL, "out of memory");
+        r->chat = grown;
+        r->chat_cap = cap;
+    }
+    room_chat *c = &r->chat[r->chat_count++];
+    c->move = tg_game_move_count(r->game);
+    c->players = ev->color != TG_EMPTY;
+    snprintf(c->from, sizeof c->from, "%s", ev->from);
+    snprintf(c->text, sizeof c->text, "%s", ev->text);
+}
+
+void room_apply(room *r, const room_event *ev, int64_t at, room_result *res)
+{
+    memset(res, 0, sizeof *res);
+    bool player = ev->color == TG_BLACK || ev->color == TG_WHITE;
+    bool needs_player = ev->kind != EV_TICK && ev->kind != EV_CHAT && ev->kind != EV_PROPOSAL;
+    if (needs_player && !player)
+        FAIL(res, ROOM_ERR_FORBIDDEN, "only the game's players may do that");
+    if (r->phase == ROOM_OVER && ev->kind != EV_CHAT && ev->kind != EV_ARRIVE)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "the game is over");
+    switch (ev->kind) {
+    case EV_MOVE:
+        if (r->phase != ROOM_PLAY)
+            FAIL(res, ROOM_ERR_WRONG_PHASE,
+                        r->phase == ROOM_PLACEMENT ? "the handicap stones are not placed yet"
+                                                   : "moves are not made during stone removal");
+        apply_move(r, ev, at, res);
+        break;
+    case EV_PLACE: apply_place(r, ev, at, res); break;
+    case EV_RESIGN:
+        end_game(r, TG_RESULT_RESIGN, ev->color, "resign");
+        sync_phase(r, res);
+        break;
+    case EV_TOGGLE:
+    case EV_ACCEPT:
+    case EV_CONCEDE:
+    case EV_PROPOSAL:
+        if (r->phase != ROOM_REMOVAL)
+            FAIL(res, ROOM_ERR_WRONG_PHASE, "stones are marked only during stone removal");
+        if (ev->kind == EV_TOGGLE)
+            apply_toggle(r, ev, res);
+        else if (ev->kind == EV_PROPOSAL)
+            apply_proposal(r, ev, at, res);
+        else
+            apply_statement(r, ev, at, res);
+        break;
+    case EV_REQUEST: apply_request(r, ev, at, res); break;
+    case EV_ANSWER: apply_answer(r, ev, at, res); break;
+    case EV_CANCEL:
+        if (tg_game_move_count(r->game) >= 2)
+            FAIL(res, ROOM_ERR_TOO_LATE, "a game can be cancelled only before its second move");
+        end_game(r, TG_RESULT_NO_RESULT, TG_EMPTY, "cancel");
+        sync_phase(r, res);
+        break;
+    case EV_CLAIM:
+        end_game(r, TG_RESULT_FORFEIT, tg_opponent(ev->color), "claim");
+        sync_phase(r, res);
+        break;
+    case EV_TICK: apply_tick(r, at, res); break;
+    case EV_ARRIVE:
+        if (r->arrived[ev->color])
+            FAIL(res, ROOM_ERR_WRONG_PHASE, "already here");
+        r->arrived[ev->color] = true;
+        break;
+    case EV_CHAT: add_chat(r, ev, res); break;
+    default: FAIL(res, ROOM_ERR_BAD_REQUEST, "unknown event");
+    }
+    if (res->code == 0) {
+        r->seq++;
+        r->last_at = at;
+    }
+}

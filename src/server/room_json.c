@@ -1,0 +1,487 @@
+/*
+ * room_json.c — a room in the protocol's words (docs/protocol.md): the
+ * settings a client sends, the events as the store keeps them, the
+ * game.state and the lobby's summary, and the SGF record.
+ */
+#include "room.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *color_name(tg_color c)
+{
+    return c == TG_BLACK ? "black" : c == TG_WHITE ? "white" : NULL;
+}
+
+static bool color_parse(const char *text, tg_color *out)
+{
+    if (strcmp(text, "black") == 0)
+        *out = TG_BLACK;
+    else if (strcmp(text, "white") == 0)
+        *out = TG_WHITE;
+    else
+        return false;
+    return true;
+}
+
+/* ---- settings ---------------------------------------------------------- */
+
+static bool settings_error(char *err, size_t errlen, const char *what)
+{
+    snprintf(err, errlen, "%s", what);
+    return false;
+}
+
+static bool read_komi(const json_t *v, int *komi2)
+{
+    if (!json_is_number(v))
+        return false;
+    double k = json_number_value(v) * 2;
+    if (!isfinite(k) || fabs(k) > 2000 || k != floor(k))
+        return false;
+    *komi2 = (int)k;
+    return true;
+}
+
+bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->size = 19;
+    snprintf(s->rules_text, sizeof s->rules_text, "chinese");
+    snprintf(s->time_spec, sizeof s->time_spec, "none");
+    s->absence_ms = 900000;
+    const json_t *komi = NULL;
+    const char *rules = "chinese", *time = "none", *placement = "fixed", *color = "nigiri";
+    if (obj && !json_is_object(obj))
+        return settings_error(err, errlen, "settings must be an object");
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)obj, key, v) {
+        if (strcmp(key, "size") == 0 && json_is_integer(v))
+            s->size = (int)json_integer_value(v) == json_integer_value(v) ? (int)json_integer_value(v) : -1;
+        else if (strcmp(key, "rules") == 0 && json_is_string(v))
+            rules = json_string_value(v);
+        else if (strcmp(key, "komi") == 0)
+            komi = v;
+        else if (strcmp(key, "handicap") == 0 && json_is_integer(v))
+            s->handicap = json_integer_value(v) >= 0 && json_integer_value(v) <= 99
+                              ? (int)json_integer_value(v) : -1;
+        else if (strcmp(key, "handicap_placement") == 0 && json_is_string(v))
+            placement = json_string_value(v);
+        else if (strcmp(key, "time") == 0 && json_is_string(v))
+            time = json_string_value(v);
+        else if (strcmp(key, "color") == 0 && json_is_string(v))
+            color = json_string_value(v);
+        else if (strcmp(key, "absence_s") == 0 && json_is_integer(v) &&
+                 json_integer_value(v) >= 10 && json_integer_value(v) <= 86400)
+            s->absence_ms = json_integer_value(v) * 1000;
+        else
+            return settings_error(err, errlen, "unknown or malformed setting");
+    }
+    if (s->size < 2 || s->size > 25)
+        return settings_error(err, errlen, "size must be 2..25");
+    if (strlen(rules) >= sizeof s->rules_text || strlen(time) >= sizeof s->time_spec)
+        return settings_error(err, errlen, "rules or time too long");
+    tg_rules_default(&s->rules);
+    char why[160];
+    if (tg_rules_apply(&s->rules, rules, why, sizeof why) != TG_OK) {
+        snprintf(err, errlen, "rules: %s", why);
+        return false;
+    }
+    snprintf(s->rules_text, sizeof s->rules_text, "%s", rules);
+    if (komi && !read_komi(komi, &s->rules.komi2))
+        return settings_error(err, errlen, "komi must be a number in half points");
+    if (s->handicap == 1 || s->handicap < 0 || s->handicap > ROOM_MAX_HANDICAP)
+        return settings_error(err, errlen, "handicap must be 0 or 2..9");
+    if (strcmp(placement, "fixed") == 0)
+        s->free_placement = false;
+    else if (strcmp(placement, "free") == 0)
+        s->free_placement = true;
+    else
+        return settings_error(err, errlen, "handicap_placement must be fixed or free");
+    if (s->handicap && !s->free_placement) {
+        tg_board b;
+        tg_point pts[ROOM_MAX_HANDICAP];
+        if (tg_board_init(&b, s->size) != TG_OK ||
+            tg_fixed_handicap_points(&b, s->handicap, pts) != s->handicap)
+            return settings_error(err, errlen, "no fixed handicap of that many stones on this size");
+    }
+    if (s->handicap > s->size * s->size - 1)
+        return settings_error(err, errlen, "too many handicap stones for this board");
+    if (tg_time_control_parse(time, &s->time, why, sizeof why) != TG_OK) {
+        snprintf(err, errlen, "time: %s", why);
+        return false;
+    }
+    tg_time_control_format(&s->time, s->time_spec, sizeof s->time_spec);
+    if (strcmp(color, "nigiri") == 0)
+        s->color = 0;
+    else if (!color_parse(color, (tg_color *)&s->color))
+        return settings_error(err, errlen, "color must be nigiri, black or white");
+    return true;
+}
+
+json_t *room_settings_to_json(const room_settings *s)
+{
+    return json_pack("{s:i, s:s, s:f, s:i, s:s, s:s, s:s, s:I}", "size", s->size, "rules",
+                     s->rules_text, "komi", s->rules.komi2 / 2.0, "handicap", s->handicap,
+                     "handicap_placement", s->free_placement ? "free" : "fixed", "time",
+                     s->time_spec, "color", s->color ? color_name((tg_color)s->color) : "nigiri",
+                     "absence_s", (json_int_t)(s->absence_ms / 1000));
+}
+
+/* ---- events as stored ---------------------------------------------------- */
+
+static const char *request_name(room_request w)
+{
+    return w == REQ_UNDO ? "undo" : w == REQ_PAUSE ? "pause" : w == REQ_RESUME ? "resume" : "none";
+}
+
+bool room_request_parse(const char *text, room_request *out);
+bool room_request_parse(const char *text, room_request *out)
+{
+    for (room_request w = REQ_UNDO; w <= REQ_RESUME; w++)
+        if (strcmp(text, request_name(w)) == 0) {
+            *out = w;
+            return true;
+        }
+    return false;
+}
+
+static json_t *vertex_json(const room *r, tg_point p)
+{
+    char v[8];
+    tg_point_to_vertex(tg_game_board(r->game), p, v);
+    return json_string(v);
+}
+
+static json_t *points_json(const room *r, const tg_point *pts, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, vertex_json(r, pts[i]));
+    return a;
+}
+
+static json_t *marked_json(const room *r, const uint8_t *marks)
+{
+    json_t *a = json_array();
+    const tg_board *b = tg_game_board(r->game);
+    for (int y = b->size - 1; y >= 0; y--)
+        for (int x = 0; x < b->size; x++) {
+            tg_point p = tg_point_at(b, x, y);
+            if (marks[p])
+                json_array_append_new(a, vertex_json(r, p));
+        }
+    return a;
+}
+
+json_t *room_event_to_json(const room *r, const room_event *ev)
+{
+    json_t *o = json_object();
+    if (color_name(ev->color))
+        json_object_set_new(o, "c", json_string(color_name(ev->color)));
+    switch (ev->kind) {
+    case EV_MOVE:
+    case EV_TOGGLE: json_object_set_new(o, "p", vertex_json(r, ev->point)); break;
+    case EV_PLACE:
+    case EV_PROPOSAL: json_object_set_new(o, "points", points_json(r, ev->points, ev->npoints)); break;
+    case EV_REQUEST: json_object_set_new(o, "what", json_string(request_name(ev->what))); break;
+    case EV_ANSWER:
+        json_object_set_new(o, "what", json_string(request_name(ev->what)));
+        json_object_set_new(o, "accept", json_boolean(ev->accept));
+        break;
+    case EV_CHAT:
+        json_object_set_new(o, "from", json_string(ev->from));
+        json_object_set_new(o, "text", json_string(ev->text));
+        break;
+    default: break;
+    }
+    return o;
+}
+
+/* A list of vertices; false on anything else. */
+bool room_points_from_json(const room *r, const json_t *a, tg_point *out, int max, int *n);
+bool room_points_from_json(const room *r, const json_t *a, tg_point *out, int max, int *n)
+{
+    if (!json_is_array(a) || (int)json_array_size(a) > max)
+        return false;
+    const tg_board *b = tg_game_board(r->game);
+    *n = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v) {
+        tg_point p;
+        if (!json_is_string(v) || tg_vertex_parse(b, json_string_value(v), &p) != TG_OK ||
+            p == TG_PASS)
+            return false;
+        out[(*n)++] = p;
+    }
+    return true;
+}
+
+bool room_event_from_json(const room *r, room_event_kind kind, const json_t *data, room_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->kind = kind;
+    const char *c = NULL, *p = NULL, *what = NULL, *from = NULL, *text = NULL;
+    json_t *points = NULL;
+    int accept = 0;
+    if (json_unpack((json_t *)data, "{s?s, s?s, s?o, s?s, s?b, s?s, s?s}", "c", &c, "p", &p,
+                    "points", &points, "what", &what, "accept", &accept, "from", &from, "text",
+                    &text) != 0)
+        return false;
+    if (c && !color_parse(c, &ev->color))
+        return false;
+    if (p && tg_vertex_parse(tg_game_board(r->game), p, &ev->point) != TG_OK)
+        return false;
+    if (points && !room_points_from_json(r, points, ev->points, TG_MAX_POINTS, &ev->npoints))
+        return false;
+    if (what && !room_request_parse(what, &ev->what))
+        return false;
+    ev->accept = accept != 0;
+    if (from)
+        snprintf(ev->from, sizeof ev->from, "%s", from);
+    if (text)
+        snprintf(ev->text, sizeof ev->text, "%s", text);
+    return true;
+}
+
+/* ---- what clients see ------------------------------------------------------ */
+
+void room_board_string(const room *r, char *out)
+{
+    const tg_board *b = tg_game_board(r->game);
+    int k = 0;
+    for (int y = b->size - 1; y >= 0; y--)
+        for (int x = 0; x < b->size; x++) {
+            tg_color c = tg_board_at(b, tg_point_at(b, x, y));
+            out[k++] = c == TG_BLACK ? 'X' : c == TG_WHITE ? 'O' : '.';
+        }
+    out[k] = '\0';
+}
+
+static json_t *player_clock_json(const room *r, tg_color c, int64_t now)
+{
+    tg_clock_view v;
+    tg_clock_view_of(&r->ctl.clock, c, now, &v);
+    return json_pack("{s:I, s:I, s:i, s:i, s:b}", "main_ms", (json_int_t)v.main_left_ms,
+                     "period_ms", (json_int_t)v.period_left_ms, "periods", v.periods_left,
+                     "stones", v.stones_left, "overtime", v.in_overtime);
+}
+
+json_t *room_clock_json(const room *r, int64_t now)
+{
+    const tg_clock *clock = &r->ctl.clock;
+    tg_color running = r->phase == ROOM_PLAY ? clock->running : TG_EMPTY;
+    json_t *calls = json_array();
+    const tg_time_control *tc = &clock->tc;
+    if (running != TG_EMPTY && tc->system == TG_CLOCK_BYOYOMI &&
+        clock->player[running].in_overtime) {
+        bool last = clock->player[running].periods_left <= 1;
+        tg_byoyomi_call call;
+        int64_t after = -1;
+        while (tg_byoyomi_next_call(tc->period_ms, last, after, &call)) {
+            json_array_append_new(calls, json_pack("{s:I, s:i, s:b}", "at_ms",
+                                                   (json_int_t)call.at_ms, "number", call.number,
+                                                   "count", call.count));
+            after = call.at_ms;
+        }
+    }
+    return json_pack("{s:o, s:b, s:o, s:o, s:o}", "running",
+                     color_name(running) ? json_string(color_name(running)) : json_null(),
+                     "paused", clock->paused, "black", player_clock_json(r, TG_BLACK, now),
+                     "white", player_clock_json(r, TG_WHITE, now), "calls", calls);
+}
+
+static void result_texts(const room *r, char *re, size_t relen, char *en, char *zh, size_t len)
+{
+    const tg_result *result = tg_game_result(r->game);
+    tg_result_to_sgf(result, re, relen);
+    tg_result_in_stones(result, false, en, len);
+    tg_result_in_stones(result, true, zh, len);
+}
+
+json_t *room_summary_json(const room *r)
+{
+    char re[32] = "", en[96], zh[96];
+    if (r->phase == ROOM_OVER)
+        result_texts(r, re, sizeof re, en, zh, sizeof en);
+    return json_pack("{s:I, s:s, s:s, s:i, s:s, s:f, s:i, s:s, s:i, s:o}", "id",
+                     (json_int_t)r->id, "black", r->name[TG_BLACK], "white", r->name[TG_WHITE],
+                     "size", r->settings.size, "rules", r->settings.rules_text, "komi",
+                     r->settings.rules.komi2 / 2.0, "handicap", r->settings.handicap, "phase",
+                     room_phase_name(r->phase), "moves", tg_game_move_count(r->game), "result",
+                     re[0] ? json_string(re) : json_null());
+}
+
+static json_t *count_json(const room *r)
+{
+    const tg_score *s = &r->ctl.score;
+    json_t *sides = json_object();
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        int points2 = c == TG_BLACK ? s->black2 : s->white2;
+        json_object_set_new(sides, color_name(c),
+                            json_pack("{s:i, s:i, s:i, s:f}", "stones", s->stones[c], "territory",
+                                      s->territory[c], "prisoners", s->prisoners[c], "points",
+                                      points2 / 2.0));
+    }
+    json_object_set_new(sides, "dame", json_integer(s->dame));
+    json_object_set_new(sides, "komi", json_real(s->komi2 / 2.0));
+    json_object_set_new(sides, "handicap_points", json_integer(s->handicap_points));
+    json_object_set_new(sides, "warnings", json_pack("{s:i, s:i}", "black",
+                                                     r->ctl.warnings[TG_BLACK], "white",
+                                                     r->ctl.warnings[TG_WHITE]));
+    return sides;
+}
+
+static json_t *player_json(const room *r, tg_color c)
+{
+    return json_pack("{s:I, s:s, s:b}", "id", (json_int_t)r->user[c], "name", r->name[c],
+                     "engine", r->engine[c][0] != '\0');
+}
+
+static json_t *moves_json(const room *r)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < tg_game_move_count(r->game); i++) {
+        const tg_move *m = tg_game_move(r->game, i);
+        json_array_append_new(a, json_pack("{s:i, s:s, s:o}", "n", i + 1, "color",
+                                           color_name(m->color), "move",
+                                           vertex_json(r, m->point)));
+    }
+    return a;
+}
+
+static json_t *setup_json(const room *r)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < tg_game_setup_count(r->game); i++) {
+        const tg_setup *s = tg_game_setup_at(r->game, i);
+        if (s->color == TG_BLACK)
+            json_array_append_new(a, vertex_json(r, s->point));
+    }
+    return a;
+}
+
+static json_t *removal_json(const room *r)
+{
+    json_t *o = json_object();
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
+        json_object_set_new(o, color_name(c),
+                            json_pack("{s:b, s:o}", "stated", r->ctl.stated[c], "dead",
+                                      marked_json(r, r->ctl.stated[c] ? r->ctl.dead[c] : r->mark[c])));
+    json_object_set_new(o, "proposal", marked_json(r, r->proposal));
+    return o;
+}
+
+json_t *room_state_json(const room *r, tg_color you, int64_t now)
+{
+    char board[TG_MAX_POINTS + 1], rules[512], time[160], last[8] = "";
+    const tg_board *b = tg_game_board(r->game);
+    room_board_string(r, board);
+    tg_rules_describe(&r->settings.rules, rules, sizeof rules);
+    tg_time_control_describe(&r->settings.time, time, sizeof time);
+    if (tg_game_move_count(r->game) > 0)
+        tg_point_to_vertex(b, tg_game_move(r->game, tg_game_move_count(r->game) - 1)->point, last);
+    json_t *g = json_pack(
+        "{s:I, s:i, s:s, s:s, s:f, s:i, s:s, s:s, s:s, s:I, s:o, s:o, s:s, s:s, s:b, s:s}", "id",
+        (json_int_t)r->id, "size", r->settings.size, "rules", r->settings.rules_text,
+        "rules_text", rules, "komi", r->settings.rules.komi2 / 2.0, "handicap",
+        r->settings.handicap, "handicap_placement", r->settings.free_placement ? "free" : "fixed",
+        "time", r->settings.time_spec, "time_text", time, "absence_s",
+        (json_int_t)(r->settings.absence_ms / 1000), "black", player_json(r, TG_BLACK), "white",
+        player_json(r, TG_WHITE), "nigiri", r->nigiri, "phase", room_phase_name(r->phase),
+        "paused", r->paused, "to_move", color_name(tg_game_to_move(r->game)));
+    json_object_set_new(g, "moves", moves_json(r));
+    json_object_set_new(g, "setup", setup_json(r));
+    json_object_set_new(g, "board", json_string(board));
+    json_object_set_new(g, "captures", json_pack("{s:i, s:i}", "black", b->captures[TG_BLACK],
+                                                 "white", b->captures[TG_WHITE]));
+    json_object_set_new(g, "last", last[0] ? json_string(last) : json_null());
+    json_object_set_new(g, "clock", room_clock_json(r, now));
+    json_object_set_new(g, "warnings", json_pack("{s:i, s:i}", "black", r->ctl.warnings[TG_BLACK],
+                                                 "white", r->ctl.warnings[TG_WHITE]));
+    json_object_set_new(g, "removal", r->phase == ROOM_REMOVAL ? removal_json(r) : json_null());
+    json_object_set_new(g, "request",
+                        r->request != REQ_NONE
+                            ? json_pack("{s:s, s:s}", "what", request_name(r->request), "by",
+                                        color_name(r->request_by))
+                            : json_null());
+    if (r->phase == ROOM_OVER) {
+        char re[32], en[96], zh[96];
+        result_texts(r, re, sizeof re, en, zh, sizeof en);
+        json_object_set_new(g, "result", json_string(re));
+        json_object_set_new(g, "result_text", json_string(en));
+        json_object_set_new(g, "result_text_zh", json_string(zh));
+        json_object_set_new(g, "reason", json_string(r->reason));
+        if (strcmp(r->reason, "score") == 0)
+            json_object_set_new(g, "count", count_json(r));
+    } else {
+        json_object_set_new(g, "result", json_null());
+    }
+    json_object_set_new(g, "you", color_name(you) ? json_string(color_name(you)) : json_null());
+    return g;
+}
+
+/* ---- the record ------------------------------------------------------------ */
+
+static tg_sgf_node *node_of_move(tg_sgf_node *root, int move)
+{
+    /* the root holds the setup; move i (0-based) is i+1 nodes down */
+    tg_sgf_node *n = root;
+    for (int i = 0; n && i <= move; i++)
+        n = n->child;
+    return n;
+}
+
+char *room_sgf(const room *r, const char *date)
+{
+    tg_sgf_info info;
+    memset(&info, 0, sizeof info);
+    snprintf(info.black, sizeof info.black, "%s", r->name[TG_BLACK]);
+    snprintf(info.white, sizeof info.white, "%s", r->name[TG_WHITE]);
+    snprintf(info.date, sizeof info.date, "%s", date ? date : "");
+    snprintf(info.event, sizeof info.event, "tengen serve, game %lld", (long long)r->id);
+    tg_rules_to_sgf(&r->settings.rules, info.rules, sizeof info.rules);
+    tg_time_control_to_sgf_ot(&r->settings.time, info.overtime, sizeof info.overtime);
+    info.main_time = tg_time_control_sgf_tm(&r->settings.time);
+    info.clocks = r->clocks;
+    info.clock_count = r->clocks ? tg_game_move_count(r->game) : 0;
+    if (info.clock_count > r->clock_cap)
+        info.clock_count = r->clock_cap;
+    if (r->phase == ROOM_OVER)
+        tg_result_to_sgf(tg_game_result(r->game), info.result, sizeof info.result);
+    tg_sgf_tree *tree = tg_sgf_tree_from_game(r->game, &info);
+    if (!tree)
+        return NULL;
+    tg_sgf_node *root = tg_sgf_tree_games(tree);
+    if (r->nigiri[0])
+        tg_sgf_property_add(tree, root, "GC", r->nigiri, strlen(r->nigiri));
+    /* the players' chat as one comment on the move each line followed
+     * (chat is kept in move order, so each node's lines are consecutive) */
+    for (int i = 0; i < r->chat_count;) {
+        int move = r->chat[i].move;
+        size_t cap = 1, used = 0;
+        int j;
+        for (j = i; j < r->chat_count && r->chat[j].move == move; j++)
+            cap += strlen(r->chat[j].from) + strlen(r->chat[j].text) + 3;
+        char *comment = malloc(cap);
+        if (!comment)
+            break;
+        comment[0] = '\0';
+        for (int k = i; k < j; k++)
+            if (r->chat[k].players)
+                used += (size_t)snprintf(comment + used, cap - used, "%s%s: %s", used ? "\n" : "",
+                                         r->chat[k].from, r->chat[k].text);
+        tg_sgf_node *n = move > 0 ? node_of_move(root, move - 1) : root;
+        if (n && used)
+            tg_sgf_property_add(tree, n, "C", comment, used);
+        free(comment);
+        i = j;
+    }
+    char *text = tg_sgf_write(tree, NULL);
+    tg_sgf_tree_free(tree);
+    return text;
+}

@@ -1,0 +1,44 @@
+/*
+ * server.h — `tengen serve`: people play each other and engines in a
+ * browser, refereed by the library's rules, clock and game control, every
+ * game kept in the store.  One event-loop thread (net.h) runs the
+ * protocol of docs/protocol.md; engines run in worker threads
+ * (engines.h); the store (store.h) commits each event before anyone hears
+ * of it.
+ */
+#ifndef TENGEN_SERVER_H
+#define TENGEN_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SERVER_MAX_ENGINES 8
+
+typedef struct server_engine {
+    const char *name;     /* as players choose it: "tengen", "gnugo" */
+    const char *command;  /* a GTP engine's command line */
+} server_engine;
+
+typedef struct server_config {
+    const char *db_path;
+    const char *listen_addr;      /* "127.0.0.1" */
+    int port;                     /* 0: any free port */
+    int engines;                  /* engine worker processes */
+    const char *web_dir;          /* serve the page from here (NULL: the embedded copy) */
+    const char *tengen_command;   /* how to start `tengen gtp` (the built-in engine) */
+    server_engine extra[SERVER_MAX_ENGINES];
+    int extra_count;
+    int max_connections;
+    bool quiet;
+} server_config;
+
+typedef struct server server;
+
+/* Open the store, rebuild the unfinished games, listen.  NULL with err. */
+server *server_new(const server_config *cfg, char *err, size_t errlen);
+int server_port(const server *s);
+/* Serve until SIGINT or SIGTERM. */
+void server_run(server *s);
+void server_free(server *s);
+
+#endif

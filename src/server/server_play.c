@@ -1,0 +1,268 @@
+/*
+ * server_play.c — the game.* requests of docs/protocol.md: who may do
+ * what, turned into room events; watching and leaving; the API's view of
+ * any game, live or finished.
+ */
+#include "server_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+static bool watching(const client *c, int64_t game)
+{
+    for (int i = 0; i < c->watch_count; i++)
+        if (c->watching[i] == game)
+            return true;
+    return false;
+}
+
+static bool add_watcher(live *lv, client *c)
+{
+    if (c->watch_count == c->watch_cap) {
+        int cap = c->watch_cap ? 2 * c->watch_cap : 4;
+        int64_t *grown = realloc(c->watching, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return false;
+        c->watching = grown;
+        c->watch_cap = cap;
+    }
+    if (lv->watcher_count == lv->watcher_cap) {
+        int cap = lv->watcher_cap ? 2 * lv->watcher_cap : 4;
+        client **grown = realloc(lv->watchers, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return false;
+        lv->watchers = grown;
+        lv->watcher_cap = cap;
+    }
+    c->watching[c->watch_count++] = lv->r->id;
+    lv->watchers[lv->watcher_count++] = c;
+    return true;
+}
+
+static void remove_watcher(live *lv, client *c)
+{
+    for (int i = 0; i < lv->watcher_count; i++)
+        if (lv->watchers[i] == c) {
+            lv->watchers[i] = lv->watchers[--lv->watcher_count];
+            break;
+        }
+    for (int k = 0; k < c->watch_count; k++)
+        if (c->watching[k] == lv->r->id) {
+            c->watching[k] = c->watching[--c->watch_count];
+            break;
+        }
+}
+
+static void on_watch(server *s, client *c, const proto_request *rq)
+{
+    live *lv = live_get(s, rq->game);
+    if (!lv) { /* a finished game: its state once, from the store */
+        json_t *state = game_state_any(s, rq->game);
+        if (!state)
+            return send_error(c, rq, "not_found", "no such game");
+        send_ok(c, rq, NULL);
+        return send_json(c, json_pack("{s:s, s:o}", "type", "game.state", "game", state));
+    }
+    if (!watching(c, rq->game) && !add_watcher(lv, c))
+        return send_error(c, rq, "internal", "out of memory");
+    send_ok(c, rq, NULL);
+    tg_color you = room_color_of(lv->r, c->user);
+    if (you != TG_EMPTY && !lv->r->arrived[you] && lv->r->phase != ROOM_OVER) {
+        room_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = EV_ARRIVE;
+        ev.color = you;
+        room_result res;
+        game_commit_and_announce(s, lv, &ev, &res);
+    }
+    send_json(c, game_state_message(lv, you));
+}
+
+static void on_unwatch(server *s, client *c, const proto_request *rq)
+{
+    live *lv = live_get(s, rq->game);
+    if (lv && watching(c, rq->game)) {
+        remove_watcher(lv, c);
+        game_release_if_idle(s, lv);
+    }
+    send_ok(c, rq, NULL);
+}
+
+void game_client_gone(server *s, client *c)
+{
+    while (c->watch_count > 0) {
+        live *lv = live_get(s, c->watching[c->watch_count - 1]);
+        if (!lv) {
+            c->watch_count--;
+            continue;
+        }
+        remove_watcher(lv, c);
+        game_release_if_idle(s, lv);
+    }
+}
+
+static bool read_vertex(const live *lv, const char *text, tg_point *p)
+{
+    return tg_vertex_parse(tg_game_board(lv->r->game), text, p) == TG_OK;
+}
+
+static bool read_request(const char *text, room_request *out)
+{
+    if (strcmp(text, "undo") == 0)
+        *out = REQ_UNDO;
+    else if (strcmp(text, "pause") == 0)
+        *out = REQ_PAUSE;
+    else if (strcmp(text, "resume") == 0)
+        *out = REQ_RESUME;
+    else
+        return false;
+    return true;
+}
+
+/* A claim (R8 online): only in an untimed game (a clock decides alone
+ * otherwise), against an opponent gone for the absence delay. */
+static bool claim_allowed(server *s, const live *lv, tg_color you)
+{
+    const room *r = lv->r;
+    tg_color other = tg_opponent(you);
+    if (r->settings.time.system != TG_CLOCK_NONE || r->engine[other][0])
+        return false;
+    account *a = account_of(s, r->user[other]);
+    int64_t gone = a ? (a->connections > 0 ? -1 : a->gone_since_ms) : 0;
+    if (gone < 0)
+        return false;
+    if (!a) /* never seen since the server started: count from the game's last event */
+        return lv->r->settings.absence_ms <= server_now_ms() - lv->offset_ms - r->last_at;
+    return server_now_ms() - gone >= r->settings.absence_ms;
+}
+
+/* Build the room event a request asks for; false with an answer sent. */
+static bool event_of(server *s, client *c, const proto_request *rq, live *lv, room_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->color = room_color_of(lv->r, c->user);
+    if (rq->type != P_CHAT && ev->color == TG_EMPTY) {
+        send_error(c, rq, "forbidden", "only the game's players may do that");
+        return false;
+    }
+    switch (rq->type) {
+    case P_MOVE:
+        ev->kind = EV_MOVE;
+        if (!read_vertex(lv, rq->move, &ev->point)) {
+            send_error(c, rq, "bad_request", "not a vertex of this board");
+            return false;
+        }
+        if (rq->has_n && rq->n != tg_game_move_count(lv->r->game) + 1) {
+            send_error(c, rq, "not_your_turn", "that move was meant for another position");
+            return false;
+        }
+        return true;
+    case P_PLACE: {
+        ev->kind = EV_PLACE;
+        if (!json_is_array(rq->points) || json_array_size(rq->points) > ROOM_MAX_HANDICAP) {
+            send_error(c, rq, "bad_request", "points: a list of vertices");
+            return false;
+        }
+        size_t i;
+        json_t *v;
+        json_array_foreach(rq->points, i, v) {
+            if (!json_is_string(v) || !read_vertex(lv, json_string_value(v), &ev->points[i]) ||
+                ev->points[i] == TG_PASS) {
+                send_error(c, rq, "bad_request", "points: a list of vertices");
+                return false;
+            }
+            ev->npoints++;
+        }
+        return true;
+    }
+    case P_RESIGN: ev->kind = EV_RESIGN; return true;
+    case P_TOGGLE:
+        ev->kind = EV_TOGGLE;
+        if (!read_vertex(lv, rq->point, &ev->point) || ev->point == TG_PASS) {
+            send_error(c, rq, "bad_request", "not a vertex of this board");
+            return false;
+        }
+        return true;
+    case P_ACCEPT: ev->kind = EV_ACCEPT; return true;
+    case P_CONCEDE: ev->kind = EV_CONCEDE; return true;
+    case P_REQUEST:
+    case P_ANSWER:
+        ev->kind = rq->type == P_REQUEST ? EV_REQUEST : EV_ANSWER;
+        ev->accept = rq->accept;
+        if (!read_request(rq->what, &ev->what)) {
+            send_error(c, rq, "bad_request", "what: undo, pause or resume");
+            return false;
+        }
+        return true;
+    case P_CANCEL: ev->kind = EV_CANCEL; return true;
+    case P_CLAIM:
+        ev->kind = EV_CLAIM;
+        if (!claim_allowed(s, lv, ev->color)) {
+            send_error(c, rq, "wrong_phase",
+                       "a claim needs an untimed game and an opponent gone for the absence delay");
+            return false;
+        }
+        return true;
+    case P_CHAT: {
+        size_t n = strlen(rq->text);
+        if (n == 0 || n > 500) {
+            send_error(c, rq, "bad_request", "a chat line is 1 to 500 bytes");
+            return false;
+        }
+        ev->kind = EV_CHAT;
+        snprintf(ev->from, sizeof ev->from, "%s", c->name);
+        snprintf(ev->text, sizeof ev->text, "%s", rq->text);
+        return true;
+    }
+    default:
+        send_error(c, rq, "bad_request", "unknown request");
+        return false;
+    }
+}
+
+void game_handle(server *s, client *c, const proto_request *rq)
+{
+    if (rq->type == P_WATCH)
+        return on_watch(s, c, rq);
+    if (rq->type == P_UNWATCH)
+        return on_unwatch(s, c, rq);
+    live *lv = live_get(s, rq->game);
+    if (!lv) {
+        json_t *state = game_state_any(s, rq->game);
+        json_decref(state);
+        return send_error(c, rq, state ? "wrong_phase" : "not_found",
+                          state ? "the game is over" : "no such game");
+    }
+    room_event *ev = malloc(sizeof *ev);
+    if (!ev)
+        return send_error(c, rq, "internal", "out of memory");
+    if (event_of(s, c, rq, lv, ev)) {
+        room_result res;
+        game_commit_and_announce(s, lv, ev, &res);
+        if (res.code) {
+            send_error(c, rq, room_error_code(res.code), res.message);
+        } else {
+            json_t *fields = NULL;
+            if (ev->kind == EV_MOVE)
+                fields = json_pack("{s:i}", "n", tg_game_move_count(lv->r->game));
+            send_ok(c, rq, fields);
+            if (ev->kind == EV_CHAT) {
+                json_t *msg = json_pack("{s:s, s:I, s:s, s:s, s:s, s:I}", "type", "game.chat",
+                                        "game", (json_int_t)lv->r->id, "channel",
+                                        ev->color ? "players" : "spectators", "from", ev->from,
+                                        "text", ev->text, "at", (json_int_t)server_unix_ms());
+                for (int i = 0; i < lv->watcher_count; i++) {
+                    client *w = lv->watchers[i];
+                    if (ev->color || room_color_of(lv->r, w->user) == TG_EMPTY)
+                        send_json(w, json_incref(msg));
+                }
+                if (!watching(c, lv->r->id))
+                    send_json(c, json_incref(msg));
+                json_decref(msg);
+            }
+        }
+    }
+    free(ev);
+}
