@@ -2,6 +2,7 @@
 # test.sh — every test of tengen, as CI runs it:
 #   1. Release build with gcc, warnings as errors; the whole CTest suite
 #      (unit, golden, differential, GNU Go agreement, @sabaki GTP/SGF);
+#      then libtengen installed and docs/example built against it;
 #   2. the suite again under AddressSanitizer + UndefinedBehaviorSanitizer;
 #   3. a clang build with warnings as errors;
 #   4. each libFuzzer target for a bounded time (FUZZ_SECONDS, default 60).
@@ -18,6 +19,18 @@ step "Release build (gcc, -Werror) and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTENGEN_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+step "libtengen installed: docs/example built against it with pkg-config and with find_package"
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install build --prefix "$prefix" >/dev/null
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" sh -c \
+  'cc -Wall -Wextra -Werror docs/example/example.c $(pkg-config --cflags --libs tengen) -o "$0/example-pc"' "$prefix"
+cmake -S docs/example -B "$prefix/build-example" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$prefix/build-example" >/dev/null
+LD_LIBRARY_PATH="$prefix/lib" "$prefix/example-pc"
+"$prefix/build-example/example" | tail -n 1
+readelf -d "$prefix/lib/libtengen.so" | grep -q 'SONAME.*libtengen.so.0'
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTENGEN_SANITIZE=ON -DTENGEN_WERROR=ON >/dev/null
