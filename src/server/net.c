@@ -25,6 +25,7 @@ struct net_msg {
 typedef struct queue_item {
     struct queue_item *next;
     net_msg *msg;
+    uint64_t epoch;          /* written only once net_release has passed it */
 } queue_item;
 
 /* Per-connection data: lws allocates and zeroes it (one per wsi). */
@@ -35,6 +36,7 @@ struct net_conn {
     queue_item *head, *tail;
     size_t queued;
     int close_code;          /* > 0: close once the queue is written */
+    int held_index;          /* position in net->held, -1 when not there */
     char close_reason[64];
     bool is_ws;
     /* a WebSocket message being received */
@@ -55,6 +57,12 @@ struct net {
     uv_loop_t loop;
     uv_signal_t sigint, sigterm;
     uv_async_t async;
+    uv_prepare_t prepare;
+    /* the gate: a message queued in epoch `open_epoch` goes out only after
+     * net_release, when the store has committed what it reports */
+    uint64_t open_epoch, released;
+    net_conn **held;
+    int held_count, held_cap;
     struct lws_context *ctx;
     struct lws_vhost *vhost;
     net_callbacks cb;
@@ -92,6 +100,66 @@ static void queue_clear(net_conn *c)
     c->queued = 0;
 }
 
+/* c has messages waiting for the next net_release. */
+static void hold(net *n, net_conn *c)
+{
+    if (c->held_index >= 0 && c->held_index < n->held_count && n->held[c->held_index] == c)
+        return;
+    if (n->held_count == n->held_cap) {
+        int cap = n->held_cap ? 2 * n->held_cap : 64;
+        net_conn **grown = realloc(n->held, (size_t)cap * sizeof *grown);
+        if (!grown) { /* no room to wait: send at the next release of anyone */
+            lws_callback_on_writable(c->wsi);
+            return;
+        }
+        n->held = grown;
+        n->held_cap = cap;
+    }
+    c->held_index = n->held_count;
+    n->held[n->held_count++] = c;
+}
+
+static void unhold(net *n, net_conn *c)
+{
+    int i = c->held_index;
+    if (i >= 0 && i < n->held_count && n->held[i] == c) {
+        n->held[i] = n->held[--n->held_count];
+        n->held[i]->held_index = i;
+    }
+    c->held_index = -1;
+}
+
+void net_release(net *n)
+{
+    n->released = n->open_epoch++;
+    for (int i = 0; i < n->held_count; i++) {
+        n->held[i]->held_index = -1;
+        lws_callback_on_writable(n->held[i]->wsi);
+    }
+    n->held_count = 0;
+}
+
+void net_drop_unreleased(net *n)
+{
+    for (int i = 0; i < n->held_count; i++) {
+        net_conn *c = n->held[i];
+        queue_item **link = &c->head;
+        c->tail = NULL;
+        while (*link) {
+            queue_item *it = *link;
+            if (it->epoch > n->released) {
+                *link = it->next;
+                c->queued -= it->msg->len;
+                net_msg_unref(it->msg);
+                free(it);
+            } else {
+                c->tail = it;
+                link = &it->next;
+            }
+        }
+    }
+}
+
 void net_close(net_conn *c, int code, const char *reason)
 {
     if (c->close_code)
@@ -113,8 +181,10 @@ bool net_send(net_conn *c, net_msg *m)
     queue_item *it = malloc(sizeof *it);
     if (!it)
         return false;
+    net *n = c->owner;
     it->next = NULL;
     it->msg = m;
+    it->epoch = n->open_epoch;
     m->refs++;
     if (c->tail)
         c->tail->next = it;
@@ -122,7 +192,7 @@ bool net_send(net_conn *c, net_msg *m)
         c->head = it;
     c->tail = it;
     c->queued += m->len;
-    lws_callback_on_writable(c->wsi);
+    hold(n, c);
     return true;
 }
 
@@ -253,6 +323,8 @@ static int ws_receive(net *n, net_conn *c, struct lws *wsi, const void *in, size
 
 static int ws_writeable(net_conn *c, struct lws *wsi)
 {
+    if (c->head && c->head->epoch > c->owner->released)
+        return 0; /* not committed yet: net_release arms it again */
     if (c->head) {
         queue_item *it = c->head;
         net_msg *m = it->msg;
@@ -264,11 +336,11 @@ static int ws_writeable(net_conn *c, struct lws *wsi)
         c->queued -= m->len;
         net_msg_unref(m);
         free(it);
-        if (c->head || c->close_code)
+        if ((c->head && c->head->epoch <= c->owner->released) || c->close_code)
             lws_callback_on_writable(wsi);
         return 0;
     }
-    if (c->close_code) {
+    if (c->close_code && !c->head) {
         lws_close_reason(wsi, (enum lws_close_status)c->close_code,
                          (unsigned char *)c->close_reason, strlen(c->close_reason));
         return -1;
@@ -303,6 +375,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         c->wsi = wsi;
         c->owner = n;
         c->is_ws = true;
+        c->held_index = -1;
         n->cb.open(n->cb.ctx, c);
         break;
     case LWS_CALLBACK_RECEIVE:
@@ -312,6 +385,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_CLOSED:
         if (c->is_ws) {
             n->cb.closed(n->cb.ctx, c);
+            unhold(n, c);
             queue_clear(c);
             free(c->rx);
             c->rx = NULL;
@@ -343,6 +417,17 @@ static void on_signal(uv_signal_t *h, int signum)
     uv_stop(&n->loop);
 }
 
+/* The loop is about to wait: the server commits what this turn did, then
+ * the messages about it go out. */
+static void on_prepare(uv_prepare_t *h)
+{
+    net *n = h->data;
+    if (n->cb.before_wait)
+        n->cb.before_wait(n->cb.ctx);
+    else
+        net_release(n);
+}
+
 static void on_async(uv_async_t *h)
 {
     net *n = h->data;
@@ -363,7 +448,10 @@ net *net_new(const char *addr, int port, int max_connections, const net_callback
     uv_signal_init(&n->loop, &n->sigint);
     uv_signal_init(&n->loop, &n->sigterm);
     uv_async_init(&n->loop, &n->async, on_async);
-    n->sigint.data = n->sigterm.data = n->async.data = n;
+    uv_prepare_init(&n->loop, &n->prepare);
+    n->sigint.data = n->sigterm.data = n->async.data = n->prepare.data = n;
+    n->open_epoch = 1;
+    uv_prepare_start(&n->prepare, on_prepare);
     uv_signal_start(&n->sigint, on_signal, SIGINT);
     uv_signal_start(&n->sigterm, on_signal, SIGTERM);
 
@@ -427,6 +515,7 @@ void net_free(net *n)
     for (int i = 0; i < 50 && uv_run(&n->loop, UV_RUN_NOWAIT); i++)
         ;
     uv_loop_close(&n->loop);
+    free(n->held);
     free(n);
 }
 

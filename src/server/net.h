@@ -4,6 +4,9 @@
  * loop thread.  The only module that names libwebsockets (and its libuv
  * loop): a later library change touches net.c alone.
  *
+ * Messages out are held until the server has committed the events they
+ * tell of (net_release, once per turn of the loop: group commit).
+ *
  * Messages out are shared, reference-counted byte strings (net_msg): one
  * serialisation per event, whatever the number of receivers.  Each
  * connection queues at most NET_QUEUE_MAX bytes; a reader that does not
@@ -44,6 +47,9 @@ typedef struct net_callbacks {
     void (*wake)(void *ctx);
     /* SIGINT or SIGTERM arrived: the loop stops after this returns. */
     void (*stopping)(void *ctx);
+    /* The loop has run this turn's callbacks and is about to wait: commit,
+     * then net_release (or net_drop_unreleased on failure).  NULL: release. */
+    void (*before_wait)(void *ctx);
 } net_callbacks;
 
 /* Listen on addr:port (addr "0.0.0.0" or an address of this machine; port 0
@@ -60,6 +66,13 @@ void net_free(net *n);
 
 net_msg *net_msg_new(const char *data, size_t len);
 void net_msg_unref(net_msg *m);
+/* Group commit: what net_send queues is held until net_release, so that
+ * nobody hears of an event before the store has committed it; one commit
+ * (one fsync) covers everything a turn of the loop did. */
+void net_release(net *n);
+/* The store could not commit: forget what was queued since the last
+ * release. */
+void net_drop_unreleased(net *n);
 /* Queue m to c (takes a reference).  False when c's queue overflowed: c is
  * then being closed. */
 bool net_send(net_conn *c, net_msg *m);

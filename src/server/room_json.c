@@ -91,6 +91,11 @@ bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, siz
         return false;
     }
     snprintf(s->rules_text, sizeof s->rules_text, "%s", rules);
+    /* online, an illegal move is refused with its reason, unless the
+     * challenge names another policy (R6's void and lose are for boards
+     * and engines) */
+    if (!strstr(rules, "illegal="))
+        s->rules.illegal = TG_ILLEGAL_REJECT;
     if (komi && !read_komi(komi, &s->rules.komi2))
         return settings_error(err, errlen, "komi must be a number in half points");
     if (s->handicap == 1 || s->handicap < 0 || s->handicap > ROOM_MAX_HANDICAP)

@@ -160,7 +160,7 @@ static void grant_session(server *s, client *c, const proto_request *rq, const s
     char token[AUTH_TOKEN_TEXT];
     uint8_t hash[32];
     auth_token_new(token, hash);
-    if (s->db->ops->token_add(s->db, hash, u->id) != 0)
+    if (!store_write_begin(s) || s->db->ops->token_add(s->db, hash, u->id) != 0)
         return send_error(c, rq, "internal", "cannot store the session");
     log_in(s, c, u);
     send_ok(c, rq, json_pack("{s:s, s:o}", "token", token, "user", user_json(c)));
@@ -191,7 +191,7 @@ static void on_register(server *s, client *c, const proto_request *rq)
     snprintf(u.name, sizeof u.name, "%s", rq->name);
     if (!auth_password_hash(rq->password, u.password_hash))
         return send_error(c, rq, "internal", "cannot hash the password");
-    int rc = s->db->ops->user_add(s->db, &u, &u.id);
+    int rc = store_write_begin(s) ? s->db->ops->user_add(s->db, &u, &u.id) : -1;
     if (rc == 1)
         return send_error(c, rq, "name_taken", "that name is taken");
     if (rc != 0)
@@ -217,7 +217,7 @@ static void on_guest(server *s, client *c, const proto_request *rq)
         char hex[16];
         auth_random_hex(hex, 3);
         snprintf(u.name, sizeof u.name, "guest-%s", hex);
-        int rc = s->db->ops->user_add(s->db, &u, &u.id);
+        int rc = store_write_begin(s) ? s->db->ops->user_add(s->db, &u, &u.id) : -1;
         if (rc == 0)
             return grant_session(s, c, rq, &u);
         if (rc != 1)
@@ -230,7 +230,7 @@ static void on_logout(server *s, client *c, const proto_request *rq)
 {
     if (!c->user)
         return send_error(c, rq, "auth_required", "not logged in");
-    if (s->db->ops->tokens_revoke(s->db, c->user) != 0)
+    if (!store_write_begin(s) || s->db->ops->tokens_revoke(s->db, c->user) != 0)
         return send_error(c, rq, "internal", "cannot revoke the session");
     /* every connection of the account is logged out with its tokens */
     int64_t user = c->user;
@@ -506,7 +506,47 @@ static void on_closed(void *ctx, net_conn *conn)
 
 static void on_wake(void *ctx) { game_engine_answers(ctx); }
 
-static void on_stopping(void *ctx) { ((server *)ctx)->stopping = true; }
+static void on_stopping(void *ctx)
+{
+    server *s = ctx;
+    s->stopping = true;
+    server_flush(s);
+}
+
+static void before_wait(void *ctx) { server_flush(ctx); }
+
+/* ---- group commit ------------------------------------------------------------- */
+
+bool store_write_begin(server *s)
+{
+    if (s->in_transaction)
+        return true;
+    if (s->db->ops->begin(s->db) != 0) {
+        if (!s->cfg.quiet)
+            fprintf(stderr, "tengen serve: cannot begin a transaction: %s\n", s->db->ops->error(s->db));
+        return false;
+    }
+    s->in_transaction = true;
+    return true;
+}
+
+void server_flush(server *s)
+{
+    if (s->in_transaction) {
+        s->in_transaction = false;
+        if (s->db->ops->commit(s->db) != 0) {
+            if (!s->cfg.quiet)
+                fprintf(stderr, "tengen serve: cannot commit: %s\n", s->db->ops->error(s->db));
+            s->in_transaction = true;
+            games_rollback(s);
+            return;
+        }
+        for (int i = 0; i < s->touched.count; i++)
+            ((live *)s->touched.items[i])->touched = false;
+        s->touched.count = 0;
+    }
+    net_release(s->net);
+}
 
 /* ---- life ---------------------------------------------------------------------- */
 
@@ -525,7 +565,8 @@ server *server_new(const server_config *cfg, char *err, size_t errlen)
     s->db = store_sqlite_open(cfg->db_path, err, errlen);
     if (!s->db)
         goto fail;
-    net_callbacks cb = {s, on_open, on_message, on_closed, http_answer, on_wake, on_stopping};
+    net_callbacks cb = {s, on_open, on_message, on_closed, http_answer, on_wake, on_stopping,
+                        before_wait};
     s->net = net_new(cfg->listen_addr, cfg->port, cfg->max_connections, &cb, err, errlen);
     if (!s->net)
         goto fail;
@@ -550,8 +591,11 @@ void server_free(server *s)
 {
     if (!s)
         return;
+    if (s->db && s->net)
+        server_flush(s);
     engine_pool_free(s->engines);
     games_free(s);
+    free(s->touched.items);
     for (int i = 0; i < s->clients.count; i++) {
         client *c = s->clients.items[i];
         net_conn_set_data(c->conn, NULL);

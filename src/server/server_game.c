@@ -171,13 +171,14 @@ static void commit(server *s, live *lv, const room_event *ev, int64_t at, room_r
     json_decref(data);
     store_event se = {lv->r->seq, at, "", text};
     snprintf(se.kind, sizeof se.kind, "%s", room_event_kind_name(ev->kind));
-    int rc = text ? s->db->ops->event_add(s->db, lv->r->id, &se) : -1;
+    live_touch(s, lv);
+    int rc = text && store_write_begin(s) ? s->db->ops->event_add(s->db, lv->r->id, &se) : -1;
     free(text);
     if (rc != 0) {
         if (!s->cfg.quiet)
             fprintf(stderr, "tengen serve: game %lld: cannot store an event: %s\n",
                     (long long)lv->r->id, s->db->ops->error(s->db));
-        rebuild_room(s, lv);
+        games_rollback(s);
         memset(res, 0, sizeof *res);
         res->code = ROOM_ERR_INTERNAL;
         snprintf(res->message, sizeof res->message, "the server could not record it");
@@ -444,15 +445,42 @@ static room *replay(server *s, const store_game *g, char cmd[3][512])
 static bool rebuild_room(server *s, live *lv)
 {
     store_game g;
-    if (s->db->ops->game_get(s->db, lv->r->id, &g) != 0)
+    room *r = NULL;
+    if (s->db->ops->game_get(s->db, lv->r->id, &g) == 0) {
+        r = replay(s, &g, NULL);
+        store_game_clear(&g);
+    }
+    if (!r) { /* the game itself was not committed: it never was */
+        tg_game_no_result(lv->r->game);
+        lv->r->phase = ROOM_OVER;
+        snprintf(lv->r->reason, sizeof lv->r->reason, "internal");
         return false;
-    room *r = replay(s, &g, NULL);
-    store_game_clear(&g);
-    if (!r)
-        return false;
+    }
     room_free(lv->r);
     lv->r = r;
     return true;
+}
+
+void live_touch(server *s, live *lv)
+{
+    if (!lv->touched && ptr_list_add(&s->touched, lv))
+        lv->touched = true;
+}
+
+void games_rollback(server *s)
+{
+    if (s->in_transaction)
+        s->db->ops->rollback(s->db);
+    s->in_transaction = false;
+    net_drop_unreleased(s->net);
+    for (int i = 0; i < s->touched.count; i++) {
+        live *lv = s->touched.items[i];
+        lv->touched = false;
+        rebuild_room(s, lv);
+        lv->engine_asked = false;
+        lv->epoch++;
+    }
+    s->touched.count = 0;
 }
 
 bool games_restore(server *s, char *err, size_t errlen)
@@ -504,7 +532,7 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
                              engine_command[TG_WHITE] ? engine_command[TG_WHITE] : "");
     g.settings_json = wrap ? json_dumps(wrap, JSON_COMPACT) : NULL;
     json_decref(wrap);
-    int rc = g.settings_json ? s->db->ops->game_add(s->db, &g) : -1;
+    int rc = g.settings_json && store_write_begin(s) ? s->db->ops->game_add(s->db, &g) : -1;
     free(g.settings_json);
     room *r = rc == 0 ? room_new(g.id, settings) : NULL;
     live *lv = r ? live_new(s, r, g.created_unix_ms) : NULL;
@@ -514,6 +542,7 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
         return NULL;
     }
     fill_players(r, &g);
+    live_touch(s, lv);
     for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
         snprintf(lv->engine_command[c], sizeof lv->engine_command[c], "%s",
                  engine_command[c] ? engine_command[c] : "");

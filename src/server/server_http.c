@@ -225,7 +225,9 @@ static void api(server *s, const char *path, const char *query, net_http_respons
 void http_answer(void *ctx, const char *path, const char *query, net_http_response *out)
 {
     server *s = ctx;
-    if (strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0)
+    if (strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0) {
+        server_flush(s); /* the API shows only what is committed */
         return api(s, path, query, out);
+    }
     static_file(s, path, out);
 }

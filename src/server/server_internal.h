@@ -51,6 +51,7 @@ typedef struct live {
     net_timer *timer;
     int64_t offset_ms;       /* game ms = monotonic ms - offset */
     bool engine_asked;
+    bool touched;
     int epoch;               /* counts changes of position: an engine's stale answer is dropped */
     int64_t created_unix_ms;
     char engine_command[3][512];
@@ -86,7 +87,18 @@ struct server {
     ptr_list challenges;     /* challenge* */
     int64_t next_challenge;
     bool stopping;
+    bool in_transaction;     /* this turn of the loop has written: commit before release */
+    ptr_list touched;        /* live* changed in the open transaction */
 };
+
+/* Writes of this turn of the loop go into one transaction (group commit):
+ * store_write_begin before any write; server_flush commits it and lets the
+ * messages out (also before an HTTP answer that reads what was written). */
+bool store_write_begin(server *s);
+void server_flush(server *s);
+void live_touch(server *s, live *lv);
+/* The store failed: drop the turn's messages and rebuild what it changed. */
+void games_rollback(server *s);
 
 int64_t server_now_ms(void);
 int64_t server_unix_ms(void);

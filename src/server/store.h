@@ -5,9 +5,10 @@
  * committed event survives kill -9 and power loss); a PostgreSQL one for
  * several nodes implements the same table of operations.
  *
- * A game is its settings, its players and its event log (room.h): every
- * call that adds an event returns only once the event is committed.  All
- * calls are synchronous and made from the server's one thread.
+ * A game is its settings, its players and its event log (room.h).  The
+ * server groups the writes of one turn of its loop into one transaction
+ * (begin ... commit: one fsync for all of them) and tells nobody of them
+ * before commit returns.  All calls are made from the server's one thread.
  *
  * Return values: 0 success, 1 "not found" / "already exists" where said,
  * -1 an error (the message in store_error).
@@ -50,6 +51,9 @@ typedef struct store_event {
 typedef struct store_ops {
     void (*close)(store *s);
     const char *(*error)(store *s);
+    int (*begin)(store *s);
+    int (*commit)(store *s);
+    int (*rollback)(store *s);
     int (*user_add)(store *s, const store_user *u, int64_t *id);   /* 1: name taken */
     int (*user_by_name)(store *s, const char *name, store_user *out); /* 1: none */
     int (*user_by_id)(store *s, int64_t id, store_user *out);       /* 1: none */

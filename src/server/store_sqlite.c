@@ -110,6 +110,15 @@ static int run(sqlite3_stmt *st)
     return rc == SQLITE_DONE ? 0 : rc == SQLITE_CONSTRAINT ? 1 : -1;
 }
 
+static int sq_exec(store *s, const char *sql)
+{
+    return sqlite3_exec(S(s)->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+static int sq_begin(store *s) { return sq_exec(s, "BEGIN IMMEDIATE"); }
+static int sq_commit(store *s) { return sq_exec(s, "COMMIT"); }
+static int sq_rollback(store *s) { return sq_exec(s, "ROLLBACK"); }
+
 static int sq_user_add(store *s, const store_user *u, int64_t *id)
 {
     sqlite3_stmt *st = stmt(s, Q_USER_ADD);
@@ -312,7 +321,7 @@ static int sq_game_sgf(store *s, int64_t game, char **sgf)
 }
 
 static const store_ops sqlite_ops = {
-    sq_close, sq_error, sq_user_add, sq_user_by_name, sq_user_by_id, sq_token_add, sq_token_user,
+    sq_close, sq_error, sq_begin, sq_commit, sq_rollback, sq_user_add, sq_user_by_name, sq_user_by_id, sq_token_add, sq_token_user,
     sq_tokens_revoke, sq_game_add, sq_event_add, sq_game_finish, sq_games_list, sq_game_get,
     sq_events, sq_game_sgf,
 };
