@@ -77,8 +77,10 @@ bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, siz
         else if (strcmp(key, "absence_s") == 0 && json_is_integer(v) &&
                  json_integer_value(v) >= 10 && json_integer_value(v) <= 86400)
             s->absence_ms = json_integer_value(v) * 1000;
-        else
-            return settings_error(err, errlen, "unknown or malformed setting");
+        else {
+            snprintf(err, errlen, "settings.%.40s: unknown, or not a valid value (see docs/protocol.md)", key);
+            return false;
+        }
     }
     if (s->size < 2 || s->size > 25)
         return settings_error(err, errlen, "size must be 2..25");
@@ -282,9 +284,14 @@ json_t *room_clock_json(const room *r, int64_t now)
     tg_color running = r->phase == ROOM_PLAY ? clock->running : TG_EMPTY;
     json_t *calls = json_array();
     const tg_time_control *tc = &clock->tc;
-    if (running != TG_EMPTY && tc->system == TG_CLOCK_BYOYOMI &&
-        clock->player[running].in_overtime) {
-        bool last = clock->player[running].periods_left <= 1;
+    tg_clock_view view;
+    if (running != TG_EMPTY)
+        tg_clock_view_of(clock, running, now, &view);
+    /* the countdown of the period the running player is in at `now` (a
+     * simple clock is one period, always the last) */
+    bool byoyomi = tc->system == TG_CLOCK_BYOYOMI || tc->system == TG_CLOCK_SIMPLE;
+    if (running != TG_EMPTY && byoyomi && (view.in_overtime || tc->system == TG_CLOCK_SIMPLE)) {
+        bool last = tc->system == TG_CLOCK_SIMPLE || view.periods_left <= 1;
         tg_byoyomi_call call;
         int64_t after = -1;
         while (tg_byoyomi_next_call(tc->period_ms, last, after, &call)) {
@@ -313,8 +320,10 @@ json_t *room_summary_json(const room *r)
     char re[32] = "", en[96], zh[96];
     if (r->phase == ROOM_OVER)
         result_texts(r, re, sizeof re, en, zh, sizeof en);
-    return json_pack("{s:I, s:s, s:s, s:i, s:s, s:f, s:i, s:s, s:i, s:o}", "id",
+    return json_pack("{s:I, s:s, s:s, s:b, s:b, s:i, s:s, s:f, s:i, s:s, s:i, s:o}", "id",
                      (json_int_t)r->id, "black", r->name[TG_BLACK], "white", r->name[TG_WHITE],
+                     "black_engine", r->engine[TG_BLACK][0] != '\0', "white_engine",
+                     r->engine[TG_WHITE][0] != '\0',
                      "size", r->settings.size, "rules", r->settings.rules_text, "komi",
                      r->settings.rules.komi2 / 2.0, "handicap", r->settings.handicap, "phase",
                      room_phase_name(r->phase), "moves", tg_game_move_count(r->game), "result",
@@ -391,13 +400,13 @@ json_t *room_state_json(const room *r, tg_color you, int64_t now)
     if (tg_game_move_count(r->game) > 0)
         tg_point_to_vertex(b, tg_game_move(r->game, tg_game_move_count(r->game) - 1)->point, last);
     json_t *g = json_pack(
-        "{s:I, s:i, s:s, s:s, s:f, s:i, s:s, s:s, s:s, s:I, s:o, s:o, s:s, s:s, s:b, s:s}", "id",
+        "{s:I, s:i, s:s, s:s, s:f, s:i, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:s, s:b, s:s}", "id",
         (json_int_t)r->id, "size", r->settings.size, "rules", r->settings.rules_text,
         "rules_text", rules, "komi", r->settings.rules.komi2 / 2.0, "handicap",
         r->settings.handicap, "handicap_placement", r->settings.free_placement ? "free" : "fixed",
         "time", r->settings.time_spec, "time_text", time, "absence_s",
         (json_int_t)(r->settings.absence_ms / 1000), "black", player_json(r, TG_BLACK), "white",
-        player_json(r, TG_WHITE), "nigiri", r->nigiri, "phase", room_phase_name(r->phase),
+        player_json(r, TG_WHITE), "nigiri", r->nigiri[0] ? json_string(r->nigiri) : json_null(), "phase", room_phase_name(r->phase),
         "paused", r->paused, "to_move", color_name(tg_game_to_move(r->game)));
     json_object_set_new(g, "moves", moves_json(r));
     json_object_set_new(g, "setup", setup_json(r));
@@ -426,6 +435,18 @@ json_t *room_state_json(const room *r, tg_color you, int64_t now)
     } else {
         json_object_set_new(g, "result", json_null());
     }
+    json_t *chat = json_array();
+    for (int i = 0; i < r->chat_count; i++)
+        if (r->chat[i].players || you == TG_EMPTY)
+            json_array_append_new(chat, json_pack("{s:s, s:s, s:s, s:i}", "channel",
+                                                  r->chat[i].players ? "players" : "spectators",
+                                                  "from", r->chat[i].from, "text", r->chat[i].text,
+                                                  "move", r->chat[i].move));
+    json_object_set_new(g, "chat", chat);
+    /* the agreed dead stones of a counted game */
+    json_object_set_new(g, "dead", r->phase == ROOM_OVER && strcmp(r->reason, "score") == 0
+                                       ? marked_json(r, r->ctl.dead[TG_BLACK])
+                                       : json_null());
     json_object_set_new(g, "you", color_name(you) ? json_string(color_name(you)) : json_null());
     return g;
 }

@@ -71,10 +71,22 @@ static net_msg *msg_of(json_t *j)
     return m;
 }
 
+/* Whether each player is connected: the room does not know, the server does. */
+static void add_presence(server *s, const live *lv, json_t *game)
+{
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        const account *a = lv->r->user[c] ? account_of(s, lv->r->user[c]) : NULL;
+        bool online = lv->r->engine[c][0] || (a && a->connections > 0);
+        json_object_set_new(json_object_get(game, c == TG_BLACK ? "black" : "white"), "online",
+                            json_boolean(online));
+    }
+}
+
 static json_t *state_message(const live *lv, tg_color you)
 {
-    return json_pack("{s:s, s:o}", "type", "game.state", "game",
-                     room_state_json(lv->r, you, game_now(lv)));
+    json_t *game = room_state_json(lv->r, you, game_now(lv));
+    add_presence(lv->srv, lv, game);
+    return json_pack("{s:s, s:o}", "type", "game.state", "game", game);
 }
 
 /* One serialisation per point of view: black, white, spectators. */
@@ -149,7 +161,8 @@ static void finish_in_store(server *s, live *lv)
     char re[32], date[16];
     tg_result_to_sgf(tg_game_result(lv->r->game), re, sizeof re);
     char *sgf = room_sgf(lv->r, date_text(lv->created_unix_ms, date, sizeof date));
-    if (s->db->ops->game_finish(s->db, lv->r->id, re, sgf ? sgf : "") != 0 && !s->cfg.quiet)
+    if (s->db->ops->game_finish(s->db, lv->r->id, re, tg_game_move_count(lv->r->game),
+                                sgf ? sgf : "") != 0 && !s->cfg.quiet)
         fprintf(stderr, "tengen serve: game %lld: cannot record the result: %s\n",
                 (long long)lv->r->id, s->db->ops->error(s->db));
     free(sgf);
@@ -590,8 +603,11 @@ static room *stored_room(server *s, int64_t id, int64_t *created)
 json_t *game_state_any(server *s, int64_t id)
 {
     live *lv = live_get(s, id);
-    if (lv)
-        return room_state_json(lv->r, TG_EMPTY, game_now(lv));
+    if (lv) {
+        json_t *game = room_state_json(lv->r, TG_EMPTY, game_now(lv));
+        add_presence(s, lv, game);
+        return game;
+    }
     int64_t created;
     room *r = stored_room(s, id, &created);
     if (!r)

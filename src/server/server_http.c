@@ -142,8 +142,10 @@ static json_t *stored_summary(const store_game *g)
     json_error_t e;
     json_t *wrap = json_loads(g->settings_json, 0, &e);
     json_t *st = json_object_get(wrap, "settings");
-    json_t *j = json_pack("{s:I, s:s, s:s, s:O, s:O, s:O, s:O, s:s, s:o}", "id", (json_int_t)g->id,
-                          "black", g->black_name, "white", g->white_name, "size",
+    json_t *j = json_pack("{s:I, s:s, s:s, s:b, s:b, s:i, s:O, s:O, s:O, s:O, s:s, s:o}", "id",
+                          (json_int_t)g->id, "black", g->black_name, "white", g->white_name,
+                          "black_engine", g->black_engine[0] != '\0', "white_engine",
+                          g->white_engine[0] != '\0', "moves", g->moves, "size",
                           json_object_get(st, "size"), "rules", json_object_get(st, "rules"),
                           "komi", json_object_get(st, "komi"), "handicap",
                           json_object_get(st, "handicap"), "phase", g->finished ? "over" : "play",

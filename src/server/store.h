@@ -39,6 +39,7 @@ typedef struct store_game {
     int64_t created_unix_ms;
     bool finished;
     char result[32];
+    int moves;                     /* of a finished game */
 } store_game;
 
 typedef struct store_event {
@@ -62,7 +63,7 @@ typedef struct store_ops {
     int (*tokens_revoke)(store *s, int64_t user);
     int (*game_add)(store *s, store_game *g);                       /* sets g->id */
     int (*event_add)(store *s, int64_t game, const store_event *e);
-    int (*game_finish)(store *s, int64_t game, const char *result, const char *sgf);
+    int (*game_finish)(store *s, int64_t game, const char *result, int moves, const char *sgf);
     /* games: `finished` false gives every unfinished game (the server
      * rebuilds them at start), true the last `limit` finished; user > 0
      * restricts to that player's.  *out malloc'd (store_games_free). */

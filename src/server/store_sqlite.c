@@ -26,16 +26,16 @@ static const char *const sql_text[Q_COUNT_] = {
     "INSERT INTO games(black, white, black_name, white_name, black_engine, white_engine, nigiri,"
     " settings, created) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     "INSERT INTO events(game_id, seq, at_ms, kind, data) VALUES(?1, ?2, ?3, ?4, ?5)",
-    "UPDATE games SET finished = 1, result = ?2, sgf = ?3 WHERE id = ?1",
+    "UPDATE games SET finished = 1, result = ?2, sgf = ?3, moves = ?4 WHERE id = ?1",
     "SELECT " "id, black, white, black_name, white_name, black_engine, white_engine, nigiri,"
-    " settings, created, finished, result FROM games WHERE finished = 0 ORDER BY id",
+    " settings, created, finished, result, moves FROM games WHERE finished = 0 ORDER BY id",
     "SELECT id, black, white, black_name, white_name, black_engine, white_engine, nigiri,"
-    " settings, created, finished, result FROM games WHERE finished = 1 ORDER BY id DESC LIMIT ?1",
+    " settings, created, finished, result, moves FROM games WHERE finished = 1 ORDER BY id DESC LIMIT ?1",
     "SELECT id, black, white, black_name, white_name, black_engine, white_engine, nigiri,"
-    " settings, created, finished, result FROM games WHERE (black = ?2 OR white = ?2)"
+    " settings, created, finished, result, moves FROM games WHERE (black = ?2 OR white = ?2)"
     " ORDER BY id DESC LIMIT ?1",
     "SELECT id, black, white, black_name, white_name, black_engine, white_engine, nigiri,"
-    " settings, created, finished, result FROM games WHERE id = ?1",
+    " settings, created, finished, result, moves FROM games WHERE id = ?1",
     "SELECT seq, at_ms, kind, data FROM events WHERE game_id = ?1 ORDER BY seq",
     "SELECT sgf FROM games WHERE id = ?1 AND sgf IS NOT NULL",
 };
@@ -49,7 +49,7 @@ static const char schema[] =
     " white INTEGER NOT NULL, black_name TEXT NOT NULL, white_name TEXT NOT NULL,"
     " black_engine TEXT NOT NULL, white_engine TEXT NOT NULL, nigiri TEXT NOT NULL,"
     " settings TEXT NOT NULL, created INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0,"
-    " result TEXT NOT NULL DEFAULT '', sgf TEXT);"
+    " result TEXT NOT NULL DEFAULT '', sgf TEXT, moves INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX IF NOT EXISTS games_black ON games(black);"
     "CREATE INDEX IF NOT EXISTS games_white ON games(white);"
     "CREATE TABLE IF NOT EXISTS events(game_id INTEGER NOT NULL REFERENCES games(id),"
@@ -216,10 +216,11 @@ static int sq_event_add(store *s, int64_t game, const store_event *e)
     return run(st) == 0 ? 0 : -1;
 }
 
-static int sq_game_finish(store *s, int64_t game, const char *result, const char *sgf)
+static int sq_game_finish(store *s, int64_t game, const char *result, int moves, const char *sgf)
 {
     sqlite3_stmt *st = stmt(s, Q_GAME_FINISH);
     sqlite3_bind_int64(st, 1, game);
+    sqlite3_bind_int(st, 4, moves);
     sqlite3_bind_text(st, 2, result, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, sgf, -1, SQLITE_TRANSIENT);
     return run(st) == 0 ? 0 : -1;
@@ -240,6 +241,7 @@ static int read_game(sqlite3_stmt *st, store_game *g)
     g->created_unix_ms = sqlite3_column_int64(st, 9);
     g->finished = sqlite3_column_int(st, 10) != 0;
     copy_text(g->result, sizeof g->result, st, 11);
+    g->moves = sqlite3_column_int(st, 12);
     return g->settings_json ? 0 : -1;
 }
 
