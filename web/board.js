@@ -1,0 +1,218 @@
+// board.js — GTP vertices, the SVG board, and a small client-side replay
+// (place, capture, suicide) used only to display earlier positions.
+
+import {svg, clear} from './dom.js'
+
+export const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'
+
+export function vertexName(size, col, rowFromTop) {
+  return LETTERS[col] + (size - rowFromTop)
+}
+
+// "D4" -> [col, rowFromTop] or null
+export function parseVertex(size, v) {
+  if (typeof v !== 'string') return null
+  const m = /^([A-HJ-Z])(\d{1,2})$/i.exec(v)
+  if (!m) return null
+  const col = LETTERS.indexOf(m[1].toUpperCase())
+  const row = parseInt(m[2], 10)
+  if (col < 0 || col >= size || row < 1 || row > size) return null
+  return [col, size - row]
+}
+
+export function starPoints(size) {
+  const pts = []
+  if (size < 5) return pts
+  const d = size >= 12 ? 4 : size >= 7 ? 3 : 0
+  const mid = (size + 1) / 2
+  const lines = []
+  if (d) lines.push(d, size + 1 - d)
+  if (d && size % 2 === 1 && size >= 15) lines.push(mid)
+  for (const x of lines) for (const y of lines) pts.push([x, y])
+  if (size % 2 === 1 && (size >= 7 || size === 5)) {
+    if (!pts.some(([x, y]) => x === mid && y === mid)) pts.push([mid, mid])
+  }
+  return pts.map(([x, y]) => LETTERS[x - 1] + y)
+}
+
+// Board string ('.XO', row by row from the top) <-> array of 0/1/2.
+export function boardFromString(size, s) {
+  const b = new Array(size * size).fill(0)
+  for (let i = 0; i < size * size && i < (s || '').length; i++) {
+    b[i] = s[i] === 'X' ? 1 : s[i] === 'O' ? 2 : 0
+  }
+  return b
+}
+
+function neighbours(size, i) {
+  const r = Math.floor(i / size), c = i % size, out = []
+  if (r > 0) out.push(i - size)
+  if (r < size - 1) out.push(i + size)
+  if (c > 0) out.push(i - 1)
+  if (c < size - 1) out.push(i + 1)
+  return out
+}
+
+function chainAt(size, b, i) {
+  const colour = b[i], chain = [i], seen = new Set([i])
+  let libs = 0
+  for (let k = 0; k < chain.length; k++) {
+    for (const n of neighbours(size, chain[k])) {
+      if (seen.has(n)) continue
+      if (b[n] === colour) { seen.add(n); chain.push(n) } else if (b[n] === 0) { seen.add(n); libs++ }
+    }
+  }
+  return {chain, libs}
+}
+
+// Replays setup stones (Black) and the first `upto` moves.  Returns the
+// position, captures (stones each colour has taken), the last move and,
+// for each point, the number of the move whose stone stands there.
+export function replay(size, setup, moves, upto) {
+  const b = new Array(size * size).fill(0)
+  const numbers = new Array(size * size).fill(0)
+  const captures = {black: 0, white: 0}
+  for (const v of setup || []) {
+    const p = parseVertex(size, v)
+    if (p) b[p[1] * size + p[0]] = 1
+  }
+  let last = null
+  const n = Math.min(upto, moves.length)
+  for (let k = 0; k < n; k++) {
+    const m = moves[k]
+    last = m.move
+    const p = parseVertex(size, m.move)
+    if (!p) continue
+    const i = p[1] * size + p[0]
+    const me = m.color === 'white' ? 2 : 1, them = 3 - me
+    b[i] = me
+    numbers[i] = m.n || k + 1
+    for (const nb of neighbours(size, i)) {
+      if (b[nb] !== them) continue
+      const {chain, libs} = chainAt(size, b, nb)
+      if (libs === 0) {
+        for (const s of chain) { b[s] = 0; numbers[s] = 0 }
+        captures[m.color === 'white' ? 'white' : 'black'] += chain.length
+      }
+    }
+    const own = chainAt(size, b, i)
+    if (own.libs === 0) {
+      for (const s of own.chain) { b[s] = 0; numbers[s] = 0 }
+      captures[m.color === 'white' ? 'black' : 'white'] += own.chain.length
+    }
+  }
+  return {board: b, captures, last, numbers}
+}
+
+// The move number shown on each stone of a live position: the last move
+// played at the point, when a stone of that colour still stands there.
+export function liveNumbers(size, board, moves) {
+  const numbers = new Array(size * size).fill(0)
+  for (const m of moves) {
+    const p = parseVertex(size, m.move)
+    if (!p) continue
+    const i = p[1] * size + p[0]
+    if (board[i] === (m.color === 'white' ? 2 : 1)) numbers[i] = m.n
+  }
+  return numbers
+}
+
+// Draws the board into `root` (an <svg>).  view: {size, board (array),
+// last, numbers (array or null), marks: {vertex: 'dead-mine'|'dead-theirs'|
+// 'proposal'|'selected'}, hover: colour or null}.
+export function drawBoard(root, view) {
+  const {size} = view
+  const M = 1.0  // margin for coordinates, in line spacings
+  const W = size - 1 + 2 * M
+  clear(root)
+  root.setAttribute('viewBox', `0 0 ${W} ${W}`)
+  root.setAttribute('data-size', size)
+  const X = c => M + c
+  const g = svg('g', {class: 'grid'})
+  g.appendChild(svg('rect', {x: 0, y: 0, width: W, height: W, class: 'wood'}))
+  for (let k = 0; k < size; k++) {
+    g.appendChild(svg('line', {x1: X(0), y1: X(k), x2: X(size - 1), y2: X(k), class: 'line'}))
+    g.appendChild(svg('line', {x1: X(k), y1: X(0), x2: X(k), y2: X(size - 1), class: 'line'}))
+  }
+  for (const v of starPoints(size)) {
+    const [c, r] = parseVertex(size, v)
+    g.appendChild(svg('circle', {cx: X(c), cy: X(r), r: 0.1, class: 'star'}))
+  }
+  for (let k = 0; k < size; k++) {
+    const letter = LETTERS[k], num = String(size - k)
+    g.appendChild(svg('text', {x: X(k), y: M * 0.45, class: 'coord', text: letter}))
+    g.appendChild(svg('text', {x: X(k), y: W - M * 0.45, class: 'coord', text: letter}))
+    g.appendChild(svg('text', {x: M * 0.4, y: X(k) + 0.02, class: 'coord', text: num}))
+    g.appendChild(svg('text', {x: W - M * 0.4, y: X(k) + 0.02, class: 'coord', text: num}))
+  }
+  root.appendChild(g)
+
+  const stones = svg('g', {id: 'stones'})
+  const marks = view.marks || {}
+  for (let i = 0; i < size * size; i++) {
+    const s = view.board[i]
+    if (!s) continue
+    const c = i % size, r = Math.floor(i / size)
+    const v = vertexName(size, c, r)
+    const colour = s === 1 ? 'black' : 'white'
+    const mark = marks[v]
+    stones.appendChild(svg('circle', {
+      cx: X(c), cy: X(r), r: 0.47, class: `stone ${colour}` + (mark ? ' ' + mark : ''),
+      'data-stone': v, 'data-color': colour, 'data-mark': mark || null
+    }))
+    if (view.numbers && view.numbers[i]) {
+      stones.appendChild(svg('text', {x: X(c), y: X(r) + 0.02, class: `num on-${colour}`,
+        text: String(view.numbers[i])}))
+    }
+    if (mark === 'dead-mine' || mark === 'dead-both') {
+      stones.appendChild(svg('path', {d: `M${X(c) - 0.25},${X(r) - 0.25}l0.5,0.5m0,-0.5l-0.5,0.5`,
+        class: `cross on-${colour}`}))
+    }
+    if (mark === 'dead-theirs' || mark === 'dead-both') {
+      stones.appendChild(svg('rect', {x: X(c) - 0.14, y: X(r) - 0.14, width: 0.28, height: 0.28,
+        class: `square on-${colour}`}))
+    }
+    if (mark === 'proposal') {
+      stones.appendChild(svg('circle', {cx: X(c), cy: X(r), r: 0.1, class: `dot on-${colour}`}))
+    }
+  }
+  for (const [v, mark] of Object.entries(marks)) {
+    if (mark !== 'selected') continue
+    const p = parseVertex(size, v)
+    if (p) stones.appendChild(svg('circle', {cx: X(p[0]), cy: X(p[1]), r: 0.47,
+      class: 'stone black selected', 'data-selected': v}))
+  }
+  const lp = parseVertex(size, view.last)
+  if (lp && view.board[lp[1] * size + lp[0]] && !(view.numbers && view.numbers[lp[1] * size + lp[0]])) {
+    const colour = view.board[lp[1] * size + lp[0]] === 1 ? 'black' : 'white'
+    stones.appendChild(svg('circle', {cx: X(lp[0]), cy: X(lp[1]), r: 0.2, id: 'last-mark',
+      'data-vertex-last': view.last, class: `last on-${colour}`}))
+  }
+  root.appendChild(stones)
+
+  const hover = svg('circle', {id: 'hover-stone', r: 0.47, cx: -5, cy: -5,
+    class: 'stone hover ' + (view.hover || 'black'), visibility: 'hidden'})
+  root.appendChild(hover)
+
+  const hits = svg('g', {class: 'hits'})
+  for (let r = 0; r < size; r++) {
+    for (let c = 0; c < size; c++) {
+      const i = r * size + c
+      hits.appendChild(svg('rect', {x: X(c) - 0.5, y: X(r) - 0.5, width: 1, height: 1,
+        class: 'hit', 'data-vertex': vertexName(size, c, r),
+        'data-state': view.board[i] === 1 ? 'black' : view.board[i] === 2 ? 'white' : 'empty'}))
+    }
+  }
+  root.appendChild(hits)
+  return {
+    showHover(v) {
+      const p = view.hover && parseVertex(size, v)
+      if (!p || view.board[p[1] * size + p[0]]) { hover.setAttribute('visibility', 'hidden'); return }
+      hover.setAttribute('cx', X(p[0]))
+      hover.setAttribute('cy', X(p[1]))
+      hover.setAttribute('visibility', 'visible')
+      hover.setAttribute('data-vertex-hover', v)
+    },
+    hideHover() { hover.setAttribute('visibility', 'hidden') }
+  }
+}
