@@ -390,6 +390,11 @@ static void test_settings_strict(void **state)
     assert_int_equal(st.rules.scoring, TG_SCORING_TERRITORY);
     assert_true(st.time.last_period_pass);
     assert_int_equal(st.color, TG_WHITE);
+    assert_int_equal(st.rules.illegal, TG_ILLEGAL_REJECT); /* online default */
+    json_decref(j);
+    j = json_loads("{\"rules\":\"chinese illegal=void\"}", 0, &e);
+    assert_true(room_settings_from_json(j, &st, err, sizeof err));
+    assert_int_equal(st.rules.illegal, TG_ILLEGAL_VOID); /* named: kept */
     json_decref(j);
 }
 
