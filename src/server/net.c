@@ -504,13 +504,17 @@ void net_free(net *n)
 {
     if (!n)
         return;
-    if (n->ctx)
+    /* libuv closes handles only as its loop turns: lws is destroyed once,
+     * the loop turns until its handles are closed, and lws is destroyed a
+     * second time to finish; then our own handles close.  The turns are
+     * bounded, so that a handle that never closes cannot hang the exit. */
+    if (n->ctx) {
         lws_context_destroy(n->ctx);
+        for (int i = 0; i < 50 && uv_run(&n->loop, UV_RUN_NOWAIT); i++)
+            ;
+        lws_context_destroy(n->ctx);
+    }
     n->ctx = NULL;
-    /* lws's handles close first; then ours; a bounded number of turns, so
-     * that a handle that never closes cannot hang the exit */
-    for (int i = 0; i < 50 && uv_run(&n->loop, UV_RUN_NOWAIT); i++)
-        ;
     uv_walk(&n->loop, close_handle, NULL);
     for (int i = 0; i < 50 && uv_run(&n->loop, UV_RUN_NOWAIT); i++)
         ;
