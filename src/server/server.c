@@ -401,6 +401,16 @@ static void on_engine_play(server *s, client *c, const proto_request *rq)
     const char *name = rq->engine ? rq->engine : "tengen";
     if (!engine_command_of(s, name, rq, command, sizeof command))
         return send_error(c, rq, "not_found", "no such engine");
+    /* the engines are shared: a person has at most 3 engine games going */
+    int going = 0;
+    for (int64_t id = 1; id < s->lives_cap; id++) {
+        const live *lv = s->lives[id];
+        if (lv && lv->r->phase != ROOM_OVER && room_color_of(lv->r, c->user) != TG_EMPTY &&
+            (lv->r->engine[TG_BLACK][0] || lv->r->engine[TG_WHITE][0]))
+            going++;
+    }
+    if (going >= 3)
+        return send_error(c, rq, "rate_limited", "at most 3 games against engines at once each");
     tg_color person = draw_color(&st, nigiri, sizeof nigiri);
     tg_color engine = tg_opponent(person);
     const char *names[3] = {NULL, NULL, NULL}, *commands[3] = {NULL, NULL, NULL};
