@@ -473,13 +473,16 @@ static void on_message(void *ctx, net_conn *conn, const char *data, size_t len)
         return;
     int64_t now = server_now_ms();
     account *a = c->user ? account_of(s, c->user) : NULL;
-    if (!take_token(&c->rate, now) || (a && !take_token(&a->rate, now)))
-        return send_error(c, NULL, "rate_limited", "too many messages: slow down");
     proto_request rq;
     char err[200];
-    if (proto_parse(data, len, &rq, err, sizeof err) != 0)
-        return send_error(c, &rq, "bad_request", err);
-    dispatch(s, c, &rq);
+    int parsed = proto_parse(data, len, &rq, err, sizeof err);
+    /* parsed first (at most 8 KiB), so that the refusal answers its id */
+    if (!take_token(&c->rate, now) || (a && !take_token(&a->rate, now)))
+        send_error(c, &rq, "rate_limited", "too many messages: slow down");
+    else if (parsed != 0)
+        send_error(c, &rq, "bad_request", err);
+    else
+        dispatch(s, c, &rq);
     json_decref(rq.root);
 }
 

@@ -606,6 +606,7 @@ json_t *game_state_any(server *s, int64_t id)
     if (lv) {
         json_t *game = room_state_json(lv->r, TG_EMPTY, game_now(lv));
         add_presence(s, lv, game);
+        json_object_del(game, "you");
         return game;
     }
     int64_t created;
@@ -613,6 +614,7 @@ json_t *game_state_any(server *s, int64_t id)
     if (!r)
         return NULL;
     json_t *state = room_state_json(r, TG_EMPTY, r->last_at);
+    json_object_del(state, "you");
     room_free(r);
     return state;
 }

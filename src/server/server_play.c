@@ -62,6 +62,12 @@ static void on_watch(server *s, client *c, const proto_request *rq)
         json_t *state = game_state_any(s, rq->game);
         if (!state)
             return send_error(c, rq, "not_found", "no such game");
+        const char *you = NULL;
+        if (c->user && json_integer_value(json_object_get(json_object_get(state, "black"), "id")) == c->user)
+            you = "black";
+        else if (c->user && json_integer_value(json_object_get(json_object_get(state, "white"), "id")) == c->user)
+            you = "white";
+        json_object_set_new(state, "you", you ? json_string(you) : json_null());
         send_ok(c, rq, NULL);
         return send_json(c, json_pack("{s:s, s:o}", "type", "game.state", "game", state));
     }
