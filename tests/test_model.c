@@ -221,20 +221,20 @@ static void test_wide_table_lookup(void **state)
 {
     (void)state;
     model_init();
-    assert_true(model_main.wide_count > 1000);
-    for (int i = 0; i < model_main.wide_count; i++) {
-        assert_true(model_main.wides[i].key == features_wide_canonical(model_main.wides[i].key));
+    assert_true(model_table_main()->wide_count > 1000);
+    for (int i = 0; i < model_table_main()->wide_count; i++) {
+        assert_true(model_table_main()->wides[i].key == features_wide_canonical(model_table_main()->wides[i].key));
         if (i > 0)
-            assert_true(model_main.wides[i].key > model_main.wides[i - 1].key);
-        assert_true(model_main.wides[i].gamma > 0 && isfinite(model_main.wides[i].gamma));
+            assert_true(model_table_main()->wides[i].key > model_table_main()->wides[i - 1].key);
+        assert_true(model_table_main()->wides[i].gamma > 0 && isfinite(model_table_main()->wides[i].gamma));
         for (int t = 0; t < 8; t++)
-            assert_true(model_wide_gamma(features_wide_transform(model_main.wides[i].key, t)) == model_main.wides[i].gamma);
+            assert_true(model_wide_gamma(features_wide_transform(model_table_main()->wides[i].key, t)) == model_table_main()->wides[i].gamma);
     }
     /* 24 opponent stones round an empty point: never chosen by a player */
     uint64_t crowded = 0;
     for (int i = 0; i < FEATURE_WIDE_POINTS; i++)
         crowded |= (uint64_t)2 << (2 * i);
-    assert_true(model_wide_gamma(crowded) == model_main.rare_wide_gamma);
+    assert_true(model_wide_gamma(crowded) == model_table_main()->rare_wide_gamma);
 }
 
 static void test_distance_buckets(void **state)
@@ -345,8 +345,8 @@ static void check_table(const model_table *m, int min_shapes)
 static void test_model_table_is_well_formed(void **state)
 {
     (void)state;
-    check_table(&model_main, 100);
-    check_table(&model_small, 100);
+    check_table(model_table_main(), 100);
+    check_table(model_table_small(), 100);
 }
 
 /* The small boards' table corrects the main one there and only there: on
@@ -388,7 +388,7 @@ static void test_model_ranks_moves_like_a_player(void **state)
 {
     (void)state;
     model_init();
-    const float(*g)[MODEL_MAX_VALUES] = model_main.group_gammas;
+    const float(*g)[MODEL_MAX_VALUES] = model_table_main()->group_gammas;
     assert_true(g[FEATURE_LAST][0] > 2 * g[FEATURE_LAST][15]);
     assert_true(g[FEATURE_CAPTURE][2] > g[FEATURE_CAPTURE][0]);
     assert_true(g[FEATURE_SELF_ATARI][1] < g[FEATURE_SELF_ATARI][0]);

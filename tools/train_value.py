@@ -3,8 +3,8 @@
 
 Reads the records of tools/gen_value (positions of self-play, each with the
 verdict of a search from it) and their input planes (gen_value --planes),
-fits the network value.c evaluates, and writes its weights as C
-(src/engine/value_data9.c).
+fits the network value.c evaluates, and writes its weights as a weights
+file (src/engine/weights.h; data/value9.tgw is the one built in).
 
     h = relu(conv3x3(planes) + b); h = relu(h + conv3x3(h) + b) (blocks times)
     ownership = tanh(conv1x1(h))   (for the side to move: +1 its, -1 the opponent's)
@@ -21,10 +21,11 @@ held out.
 
 Needs Debian's python3-torch and python3-numpy.
 
-usage: train_value.py --size 9 --komi 7.5 --out src/engine/value_data9.c
+usage: train_value.py --size 9 --komi 7.5 --out data/value9.tgw
                       RECORDS.bin PLANES.bin [RECORDS.bin PLANES.bin ...]
 """
 import argparse
+import struct
 import math
 import sys
 
@@ -88,7 +89,7 @@ class Net(nn.Module):
 
 
 def load_c(net, path):
-    """Sets the weights of net from a value_data9.c that export() wrote, so
+    """Sets the weights of net from a data/value9.tgw that export() wrote, so
     that a network learnt before goes on learning from new positions."""
     import re
     text = open(path).read()
@@ -138,39 +139,40 @@ def evaluate(net, data, batch=4096):
     return bce / n, math.sqrt(sq / n), mse / n, math.sqrt(sq_outcome / n)
 
 
-def c_array(name, t):
+def tensor_bytes(name, t, dims):
+    """One tensor of a weights file (src/engine/weights.h): f32, little-endian."""
     flat = t.detach().contiguous().view(-1).tolist()
-    lines = []
-    for i in range(0, len(flat), 8):
-        lines.append('    ' + ' '.join('%.7gf,' % v for v in flat[i:i + 8]))
-    return 'static const float %s[%d] = {\n%s\n};\n' % (name, len(flat), '\n'.join(lines))
+    n = 1
+    for d in dims:
+        n *= d
+    assert len(flat) == n, (name, len(flat), dims)
+    raw = name.encode()
+    head = struct.pack('<B', len(raw)) + raw + struct.pack('<BB', 1, len(dims)) + struct.pack('<%dI' % len(dims), *dims)
+    return head + struct.pack('<%df' % n, *flat)
 
 
 def export(net, args, summary, path):
-    c = args.channels
-    out = ['/*\n * value_data9.c — the value function\'s weights for %dx%d, komi %g, written by\n'
-           ' * tools/train_value.py (do not edit).  %s\n */\n' % (args.size, args.size, args.komi, summary),
-           '#include "engine/value.h"\n\n',
-           '#if VALUE_CHANNELS == %d\n' % c]
+    """The network as a weights file (kind 2, a value network), the format
+    src/engine/weights.h reads: data/value9.tgw for 9x9 and komi 7.5."""
+    c, h, blocks = args.channels, args.hidden, len(net.blocks)
     # convolutions as [3][3][in][out], the layout value.c reads
-    out.append(c_array('in_w', net.inp.weight.permute(2, 3, 1, 0)))
-    out.append(c_array('in_b', net.inp.bias))
-    out.append(c_array('block_w', torch.stack([b.weight.permute(2, 3, 1, 0) for b in net.blocks])))
-    out.append(c_array('block_b', torch.stack([b.bias for b in net.blocks])))
-    out.append(c_array('own_w', net.own.weight.view(-1)))
-    out.append(c_array('own_b', net.own.bias))
-    out.append(c_array('v1_w', net.v1.weight.t()))
-    out.append(c_array('v1_b', net.v1.bias))
-    out.append(c_array('v2_w', net.v2.weight.view(-1)))
-    out.append(c_array('v2_b', net.v2.bias))
-    out.append('\nstatic const value_net net = {%d, %d, %d, %d, in_w, in_b, block_w, block_b, own_w, own_b, v1_w, v1_b, '
-               'v2_w, v2_b, %.7gf};\n' % (args.size, int(round(2 * args.komi)), len(net.blocks), args.hidden,
-                                         net.margin_w.item()))
-    out.append('\nconst value_net *value_net_for(int size, int komi2)\n{\n'
-               '    return size == net.size && komi2 == net.komi2 ? &net : NULL;\n}\n')
-    out.append('#else\n#error "value_data9.c was trained for VALUE_CHANNELS %d"\n#endif\n' % c)
-    with open(path, 'w') as f:
-        f.write(''.join(out))
+    tensors = [
+        tensor_bytes('in_w', net.inp.weight.permute(2, 3, 1, 0), [3, 3, 11, c]),
+        tensor_bytes('in_b', net.inp.bias, [c]),
+        tensor_bytes('block_w', torch.stack([b.weight.permute(2, 3, 1, 0) for b in net.blocks]), [blocks, 9, c, c]),
+        tensor_bytes('block_b', torch.stack([b.bias for b in net.blocks]), [blocks, c]),
+        tensor_bytes('own_w', net.own.weight.view(-1), [c]),
+        tensor_bytes('own_b', net.own.bias, [1]),
+        tensor_bytes('v1_w', net.v1.weight.t(), [c + 1, h]),
+        tensor_bytes('v1_b', net.v1.bias, [h]),
+        tensor_bytes('v2_w', net.v2.weight.view(-1), [h]),
+        tensor_bytes('v2_b', net.v2.bias, [1]),
+        tensor_bytes('margin_w', net.margin_w.view(-1), [1]),
+    ]
+    header = b'TGWT' + struct.pack('<IIiiI', 1, 2, args.size, int(round(2 * args.komi)), len(tensors))
+    with open(path, 'wb') as f:
+        f.write(header + b''.join(tensors))
+    print('wrote %s: %s' % (path, summary))
 
 
 def main():
@@ -187,7 +189,7 @@ def main():
     ap.add_argument('--outcome-weight', type=float, default=0.0,
                     help="weight of the game's outcome beside the search's winrate in the value's target")
     ap.add_argument('--threads', type=int, default=2)
-    ap.add_argument('--init', help='start from the weights of this value_data9.c instead of at random')
+    ap.add_argument('--init', help='start from the weights of this data/value9.tgw instead of at random')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--out', required=True)
     ap.add_argument('files', nargs='+')

@@ -35,6 +35,16 @@ typedef struct tg_search_options {
                                  TG_VALUE_AUTO) */
 } tg_search_options;
 
+/* The learned weights: built in (data/NAME.tgw), or given as the bytes of a
+ * weights file (`--model FILE`, `--value-net FILE`) before the first
+ * search of the process.  A move model for board size 0 replaces the main
+ * table, one for a small size the small boards' corrections; a value
+ * network serves the board size and komi its file names, before the
+ * built-in one.  A bad or truncated file: TG_ERR_PARSE or TG_ERR_INVALID
+ * and err says what is wrong and where. */
+tg_status tg_search_use_model(const uint8_t *data, size_t len, char *err, size_t errlen);
+tg_status tg_search_use_value_net(const uint8_t *data, size_t len, char *err, size_t errlen);
+
 /* 1 thread, 256 MiB, resign below 10%, seed 1, tree reuse on. */
 void tg_search_options_default(tg_search_options *opt);
 

@@ -8,6 +8,8 @@
 
 #include "cli/cli_util.h"
 
+#include "tengen/search.h"
+
 int cli_parse_int(const char *text, int lo, int hi, int *out)
 {
     char *end;
@@ -66,4 +68,24 @@ char *cli_read_file(const char *path, size_t *length)
         data[n] = '\0'; /* the loop ends with n < capacity */
     *length = n;
     return data;
+}
+
+int cli_load_weights(const char *cmd, const char *option, const char *path)
+{
+    size_t len = 0;
+    char *data = cli_read_file(path, &len);
+    if (!data) {
+        fprintf(stderr, "tengen %s: %s %s: %s\n", cmd, option, path, strerror(errno));
+        return -1;
+    }
+    char err[200] = "";
+    tg_status st = !strcmp(option, "--model")
+                       ? tg_search_use_model((const uint8_t *)data, len, err, sizeof err)
+                       : tg_search_use_value_net((const uint8_t *)data, len, err, sizeof err);
+    free(data);
+    if (st != TG_OK) {
+        fprintf(stderr, "tengen %s: %s %s: %s\n", cmd, option, path, err);
+        return -1;
+    }
+    return 0;
 }

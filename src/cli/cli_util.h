@@ -17,6 +17,9 @@ int cli_bad_value(const char *cmd, const char *option, const char *value);
 /* The whole file (or standard input for "-"), malloc'd and ended by a NUL
  * not counted in its length, *length; NULL with errno set. */
 char *cli_read_file(const char *path, size_t *length);
+/* --model FILE or --value-net FILE (option names which): read the
+ * weights file and hand it to the search; 0, or -1 after saying why. */
+int cli_load_weights(const char *cmd, const char *option, const char *path);
 /* The board with coordinates, star points, the last move in brackets,
  * captures and the side to move. */
 void cli_print_board(FILE *out, const tg_game *g);

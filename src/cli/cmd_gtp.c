@@ -20,6 +20,7 @@
 
 #include "cli/commands.h"
 #include "cli/gtp_analyze.h"
+#include "cli/cli_util.h"
 #include "cli/gtp_player.h"
 #include "tengen/gtp.h"
 
@@ -57,6 +58,10 @@ static void usage(FILE *out)
             "                  auto (the default): on when a move's budget is a playout\n"
             "                  count alone (--playouts), off under a clock or\n"
             "                  --time-per-move, where its cost outweighs it\n"
+            "  --model FILE    the move model's weights from FILE (a weights file that\n"
+            "                  tools/train_model writes) instead of the built-in ones\n"
+            "  --value-net FILE  a value network (a weights file of tools/train_value.py)\n"
+            "                  for the board size and komi it names, before the built-in\n"
             "  --player NAME   mcts (the tree search, default) or baseline (the flat\n"
             "                  Monte-Carlo player of the core, fast, for tests)\n"
             "  -h, --help      show this help\n\n"
@@ -210,6 +215,10 @@ static bool parse_search_option(int argc, char **argv, int *i, gtp_player_config
             *ok = false;
             fprintf(stderr, "tengen gtp: --value must be on, off or auto\n");
         }
+    } else if ((v = option_value(argc, argv, i, "--model", &missing))) {
+        *ok = cli_load_weights("gtp", "--model", v) == 0;
+    } else if ((v = option_value(argc, argv, i, "--value-net", &missing))) {
+        *ok = cli_load_weights("gtp", "--value-net", v) == 0;
     } else if ((v = option_value(argc, argv, i, "--player", &missing))) {
         cfg->baseline = !strcmp(v, "baseline");
         if (!(*ok = cfg->baseline || !strcmp(v, "mcts")))

@@ -72,6 +72,8 @@ static void play_usage(FILE *out)
             "  --player NAME     mcts (the tree search, default) or baseline (the quick\n"
             "                    flat Monte-Carlo player of the core)\n"
             "  --threads N       search threads, 1..64 (default 1)\n"
+            "  --model FILE, --value-net FILE  learned weights from files instead of the\n"
+            "                    built-in ones (as tengen gtp --help says)\n"
             "  --max-memory MB   memory for the search tree in MiB, 2..1048576 (default\n"
             "                    256); a full tree is pruned, as in tengen gtp\n"
             "  --time SPEC       clocks for both players (seconds): none, absolute:300,\n"
@@ -156,6 +158,9 @@ static int parse_play_options(int argc, char **argv, play_options *o)
         } else if (!strcmp(a, "--max-memory")) {
             if (cli_parse_int(v, 2, 1 << 20, &o->max_memory_mb))
                 return cli_bad_value("play", a, v);
+        } else if (!strcmp(a, "--model") || !strcmp(a, "--value-net")) {
+            if (cli_load_weights("play", a, v) != 0)
+                return -1;
         } else if (!strcmp(a, "--time")) {
             if (tg_time_control_parse(v, &o->time, err, sizeof err) != TG_OK) {
                 fprintf(stderr, "tengen play: %s\n", err);

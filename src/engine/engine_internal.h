@@ -8,8 +8,9 @@
  *              self-atari of a chain; the area count at its end
  *   features.c the features of a candidate move (shape, distances, line,
  *              tactics) that the learned move model weighs
- *   model.c    the move model: the learned weights (model_data.c, written
- *              by tools/train_model) and a move's strength from them
+ *   model.c    the move model: the learned weights (data/model_*.tgw,
+ *              written by tools/train_model, read by weights.c) and a
+ *              move's strength from them
  *   value.c    the learned value function (value.h)
  *   tree.c     the search tree: node pool, expansion with priors, reuse
  *   search.c   UCT with RAVE, threads, time, the answer to genmove
@@ -175,8 +176,6 @@ tg_point policy_model_move(const tg_board *b, tg_color c, tg_point last2, tg_rng
  * (may be NULL) receives the colour that owns each point. */
 int policy_area_score(const tg_board *b, uint8_t *owner);
 
-#endif
-
 /* ---- The search tree (tree.c) ----------------------------------------- */
 
 #include <stdatomic.h>
@@ -309,3 +308,5 @@ bool tree_minimax_update(const tree_pool *pool, uint32_t n);
 uint32_t tree_copy(const tree_pool *from, uint32_t root, tree_pool *to);
 
 static inline tree_node *tree_at(const tree_pool *pool, uint32_t i) { return &pool->nodes[i]; }
+
+#endif

@@ -1,11 +1,19 @@
 /*
- * model_data.h — the learned weights of the move model, as
- * tools/train_model writes them into model_data.c.
+ * model_data.h — the move model's tables, read from weights files
+ * (engine/weights.h, kind WEIGHTS_MOVE_MODEL) that tools/train_model
+ * writes: data/model_main.tgw (board size 0: every board) and
+ * data/model_small9.tgw (size 9: the small boards' corrections).
+ *
+ * Tensors: shape_keys u32[n] (canonical, ascending), shape_gammas f32[n],
+ * rare_shape_gamma f32[1], wide_keys u64[m] (canonical, ascending),
+ * wide_gammas f32[m], rare_wide_gamma f32[1], and group_gammas
+ * f32[FEATURE_GROUPS][MODEL_MAX_VALUES].
  */
 #ifndef TENGEN_ENGINE_MODEL_DATA_H
 #define TENGEN_ENGINE_MODEL_DATA_H
 
 #include "engine/engine_internal.h"
+#include "engine/weights.h"
 
 #define MODEL_MAX_VALUES 17
 
@@ -31,10 +39,15 @@ typedef struct model_table {
     const float (*group_gammas)[MODEL_MAX_VALUES];
 } model_table;
 
-/* Learned from professional 19x19 games (model_data.c). */
-extern const model_table model_main;
-/* Corrections to model_main for the small boards, learned from the moves
- * of tengen's own long searches on 9x9 (model_data9.c). */
-extern const model_table model_small;
+/* The table in use for every board (learned from professional 19x19
+ * games), and the small boards' corrections to it (learned from the moves
+ * of tengen's own long searches on 9x9).  After model_init. */
+const model_table *model_table_main(void);
+const model_table *model_table_small(void);
+
+/* A table from a weights file (its arrays malloc'd); false with err. */
+bool model_table_from_weights(const weights_file *w, model_table *out, char *err,
+                              size_t errlen);
+void model_table_free(model_table *t);
 
 #endif

@@ -1,9 +1,13 @@
 /*
  * value.h — the learned value function (value.c): a small convolutional
  * network that reads a position and says what a search of 1,000 to 4,000
- * playouts from it would give the side to move.  Its weights
- * (value_data9.c) are written by tools/train_value.py from positions that
- * tools/gen_value labelled.
+ * playouts from it would give the side to move.  Its weights are a weights
+ * file (engine/weights.h, kind WEIGHTS_VALUE_NET: data/value9.tgw, built
+ * in) written by tools/train_value.py from positions that tools/gen_value
+ * labelled.  Tensors: in_w f32[3][3][VALUE_PLANES][C], in_b f32[C],
+ * block_w f32[blocks][9][C][C], block_b f32[blocks][C], own_w f32[C],
+ * own_b f32[1], v1_w f32[C + 1][hidden], v1_b f32[hidden], v2_w
+ * f32[hidden], v2_b f32[1], margin_w f32[1]; C must be VALUE_CHANNELS.
  */
 #ifndef TENGEN_ENGINE_VALUE_H
 #define TENGEN_ENGINE_VALUE_H
