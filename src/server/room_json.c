@@ -470,7 +470,13 @@ char *room_sgf(const room *r, const char *date)
     snprintf(info.white, sizeof info.white, "%s", r->name[TG_WHITE]);
     snprintf(info.date, sizeof info.date, "%s", date ? date : "");
     snprintf(info.event, sizeof info.event, "tengen serve, game %lld", (long long)r->id);
-    tg_rules_to_sgf(&r->settings.rules, info.rules, sizeof info.rules);
+    /* RU names the rules of play: the online illegal-move default is a
+     * procedure of this server, not a rule, so a preset keeps its name */
+    tg_rules as_named = r->settings.rules, named;
+    tg_rules_default(&named);
+    if (tg_rules_apply(&named, r->settings.rules_text, NULL, 0) == TG_OK)
+        as_named.illegal = named.illegal;
+    tg_rules_to_sgf(&as_named, info.rules, sizeof info.rules);
     tg_time_control_to_sgf_ot(&r->settings.time, info.overtime, sizeof info.overtime);
     info.main_time = tg_time_control_sgf_tm(&r->settings.time);
     info.clocks = r->clocks;
