@@ -477,6 +477,7 @@ char *room_sgf(const room *r, const char *date)
     if (tg_rules_apply(&named, r->settings.rules_text, NULL, 0) == TG_OK)
         as_named.illegal = named.illegal;
     tg_rules_to_sgf(&as_named, info.rules, sizeof info.rules);
+    tg_game_set_rules(r->game, &as_named); /* the writer takes RU from the game */
     tg_time_control_to_sgf_ot(&r->settings.time, info.overtime, sizeof info.overtime);
     info.main_time = tg_time_control_sgf_tm(&r->settings.time);
     info.clocks = r->clocks;
@@ -486,6 +487,7 @@ char *room_sgf(const room *r, const char *date)
     if (r->phase == ROOM_OVER)
         tg_result_to_sgf(tg_game_result(r->game), info.result, sizeof info.result);
     tg_sgf_tree *tree = tg_sgf_tree_from_game(r->game, &info);
+    tg_game_set_rules(r->game, &r->settings.rules);
     if (!tree)
         return NULL;
     tg_sgf_node *root = tg_sgf_tree_games(tree);
