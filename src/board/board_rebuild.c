@@ -5,6 +5,7 @@
  * the points that changed, so they cannot disagree with the fast play path
  * about what a chain is.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,6 +156,28 @@ static int chains_joined(const tg_board *b, tg_point p, tg_color c)
     return n;
 }
 
+#ifndef NDEBUG
+/* The play path's local invariants around p, for assert() in debug
+ * builds (cheap enough for the ladder reader's every move): no chain next
+ * to p is left without a pseudo-liberty, p's own chain included (it was
+ * captured or it has one), and every stone's chain head holds its colour. */
+static bool local_invariants(const tg_board *b, tg_point p)
+{
+    const int d[5] = {0, -1, 1, -b->stride, b->stride};
+    for (int i = 0; i < 5; i++) {
+        tg_point q = p + d[i];
+        tg_color qc = (tg_color)b->color[q];
+        if (qc != TG_BLACK && qc != TG_WHITE)
+            continue;
+        int head = b->chain_of[q];
+        if (b->color[head] != qc || tg_chain_pseudo_libs(&b->chain[head]) == 0 ||
+            b->chain[head].stones == 0)
+            return false;
+    }
+    return true;
+}
+#endif
+
 int tg_board_play_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log)
 {
     if (!log_reserve(log, b->size * b->size))
@@ -166,6 +189,7 @@ int tg_board_play_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log)
     e->captured_count = n;
     e->suicide = suicide;
     log->captured_count += n;
+    assert(local_invariants(b, p));
     return n;
 }
 
@@ -231,6 +255,8 @@ tg_status tg_board_undo(tg_board *b, tg_undo_log *log)
     b->ko_point = e->ko_point;
     b->ko_color = e->ko_color;
     b->last_move = e->last_move;
+    /* the point is empty again and everything around it whole */
+    assert(e->point == TG_PASS || (b->color[e->point] == TG_EMPTY && local_invariants(b, e->point)));
     return TG_OK;
 }
 

@@ -11,6 +11,7 @@
  * the third occurrence of a situation since the last pass ends the game
  * with the ruleset's cycle outcome.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,6 +329,9 @@ tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flag
     if (logged < 0)
         return TG_ERR_NO_MEMORY;
     g->nplies++;
+    /* the whole board checked after every move of a game in debug builds
+     * (the search's own moves, far more, are checked locally) */
+    assert(tg_board_consistent(&g->board));
     g->to_move = tg_opponent(color);
     g->passes = point == TG_PASS ? g->passes + 1 : 0;
     record_situation(g);
@@ -350,6 +354,7 @@ tg_status tg_game_undo(tg_game *g)
         return TG_ERR_NOT_ALLOWED;
     const ply *pl = &g->plies[--g->nplies];
     tg_board_undo(&g->board, &g->log);
+    assert(tg_board_consistent(&g->board));
     g->nsituations--;
     g->to_move = pl->to_move_before;
     g->passes = pl->passes_before;
