@@ -1,0 +1,111 @@
+/*
+ * free_opening.c — the predictions and the threshold of the free-opening
+ * ruleset (free_opening.h): pure arithmetic on margins in half and quarter
+ * stones, so that no rounding ever decides a game.
+ */
+#include "tengen/free_opening.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+tg_status tg_prediction_parse(const char *text, int *white_margin2)
+{
+    if (!text)
+        return TG_ERR_PARSE;
+    if (strcmp(text, "0") == 0) {
+        *white_margin2 = 0;
+        return TG_OK;
+    }
+    int sign;
+    char c = (char)toupper((unsigned char)text[0]);
+    if (c == 'W')
+        sign = 1;
+    else if (c == 'B')
+        sign = -1;
+    else
+        return TG_ERR_PARSE;
+    if (text[1] != '+' || !isdigit((unsigned char)text[2]))
+        return TG_ERR_PARSE;
+    const char *p = text + 2;
+    long whole = 0;
+    while (isdigit((unsigned char)*p) && whole <= 1000)
+        whole = whole * 10 + (*p++ - '0');
+    int half = 0;
+    if (*p == '.') {
+        p++;
+        if (*p == '5')
+            half = 1, p++;
+        else if (*p == '0')
+            p++;
+        else
+            return TG_ERR_PARSE;
+    }
+    if (*p || whole > 1000)
+        return TG_ERR_PARSE;
+    *white_margin2 = sign * (int)(2 * whole + half);
+    return TG_OK;
+}
+
+/* v in 1/den stones, den 2 or 4, for White, as "W+6.5". */
+static void format_units(int v, int den, char *buf, size_t len)
+{
+    if (v == 0) {
+        snprintf(buf, len, "0");
+        return;
+    }
+    int a = abs(v), whole = a / den, frac = a % den * (100 / den);
+    char tail[8] = "";
+    if (frac)
+        snprintf(tail, sizeof tail, frac % 10 ? ".%02d" : ".%d", frac % 10 ? frac : frac / 10);
+    snprintf(buf, len, "%c+%d%s", v > 0 ? 'W' : 'B', whole, tail);
+}
+
+void tg_prediction_format(int white_margin2, char *buf, size_t len)
+{
+    format_units(white_margin2, 2, buf, len);
+}
+
+void tg_threshold_format(int threshold4, char *buf, size_t len)
+{
+    format_units(threshold4, 4, buf, len);
+}
+
+void tg_predictions_decide(int first2, int second2, tg_predictions *out)
+{
+    out->first2 = first2;
+    out->second2 = second2;
+    out->threshold4 = first2 + second2; /* (a + b) / 2 in halves = a + b in quarters */
+    /* the one who rates White higher takes it; equal: the first player */
+    out->first_takes_white = first2 >= second2;
+}
+
+tg_color tg_threshold_verdict(int threshold4, int white_margin2, bool decisive, int *by4)
+{
+    int diff4 = 2 * white_margin2 - threshold4;
+    *by4 = abs(diff4);
+    if (diff4 > 0)
+        return TG_WHITE;
+    if (diff4 < 0)
+        return TG_BLACK;
+    if (!decisive)
+        return TG_EMPTY;
+    return threshold4 >= 0 ? TG_WHITE : TG_BLACK;
+}
+
+void tg_threshold_result_text(tg_color winner, int by4, bool chinese, char *buf, size_t len)
+{
+    if (winner == TG_EMPTY) {
+        snprintf(buf, len, "%s", chinese ? "和" : "Draw");
+        return;
+    }
+    char amount[32];
+    format_units(by4, 4, amount, sizeof amount); /* "W+0.5": the number after the sign */
+    const char *n = amount[0] == '0' ? "0" : amount + 2;
+    if (chinese)
+        snprintf(buf, len, "%s%s子胜", winner == TG_WHITE ? "白" : "黑", n);
+    else
+        snprintf(buf, len, "%s wins by %s stone%s", winner == TG_WHITE ? "White" : "Black", n,
+                 by4 == 4 || by4 < 4 ? "" : "s");
+}
