@@ -22,16 +22,23 @@ int64_t server_unix_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+bool grow_array(void **items, int *cap, int count, size_t elem)
+{
+    if (count < *cap)
+        return true;
+    int more = *cap ? 2 * *cap : 8;
+    void *grown = realloc(*items, (size_t)more * elem);
+    if (!grown)
+        return false;
+    *items = grown;
+    *cap = more;
+    return true;
+}
+
 bool ptr_list_add(ptr_list *l, void *p)
 {
-    if (l->count == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 16;
-        void **grown = realloc(l->items, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return false;
-        l->items = grown;
-        l->cap = cap;
-    }
+    if (!grow_array((void **)&l->items, &l->cap, l->count, sizeof *l->items))
+        return false;
     l->items[l->count++] = p;
     return true;
 }

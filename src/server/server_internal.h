@@ -73,6 +73,8 @@ typedef struct ptr_list {
     int count, cap;
 } ptr_list;
 bool ptr_list_add(ptr_list *l, void *p);
+/* Room for one more element in a growable array (*items, *cap), holding count. */
+bool grow_array(void **items, int *cap, int count, size_t elem);
 void ptr_list_remove(ptr_list *l, void *p);
 
 struct server {

@@ -20,22 +20,9 @@ static bool watching(const client *c, int64_t game)
 
 static bool add_watcher(live *lv, client *c)
 {
-    if (c->watch_count == c->watch_cap) {
-        int cap = c->watch_cap ? 2 * c->watch_cap : 4;
-        int64_t *grown = realloc(c->watching, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return false;
-        c->watching = grown;
-        c->watch_cap = cap;
-    }
-    if (lv->watcher_count == lv->watcher_cap) {
-        int cap = lv->watcher_cap ? 2 * lv->watcher_cap : 4;
-        client **grown = realloc(lv->watchers, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return false;
-        lv->watchers = grown;
-        lv->watcher_cap = cap;
-    }
+    if (!grow_array((void **)&c->watching, &c->watch_cap, c->watch_count, sizeof *c->watching) ||
+        !grow_array((void **)&lv->watchers, &lv->watcher_cap, lv->watcher_count, sizeof *lv->watchers))
+        return false;
     c->watching[c->watch_count++] = lv->r->id;
     lv->watchers[lv->watcher_count++] = c;
     return true;
