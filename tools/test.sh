@@ -33,13 +33,13 @@ LD_LIBRARY_PATH="$prefix/lib" "$prefix/example-pc"
 readelf -d "$prefix/lib/libtengen.so" | grep -q 'SONAME.*libtengen.so.0'
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTENGEN_SANITIZE=ON -DTENGEN_WERROR=ON >/dev/null
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DTENGEN_SANITIZE=ON -DTENGEN_WERROR=ON -DTENGEN_SHARED=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   TENGEN_SANITIZED=1 ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE slow
 
 step "clang build (-Werror)"
-CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DTENGEN_WERROR=ON -DTENGEN_TESTS=OFF >/dev/null
+CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DTENGEN_WERROR=ON -DTENGEN_TESTS=OFF -DTENGEN_SHARED=OFF >/dev/null
 cmake --build build-clang -j"$jobs"
 
 step "libFuzzer targets, ${fuzz_seconds}s each"
