@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "gtp_session.h"
+#include "tengen/score.h"
 
 /* ---- Playing ------------------------------------------------------------- */
 
@@ -252,6 +253,67 @@ static void test_final_status_consistent_with_score(void **state)
     tg_gtp_free(e);
 }
 
+/* A front end whose dead-stone judgement changes every time it is asked
+ * (a search reusing its tree does): G7 dead one time, alive the next. */
+static void fickle_dead_stones(void *ctx, const tg_game *g, uint8_t *dead)
+{
+    int *calls = ctx;
+    const tg_board *b = tg_game_board(g);
+    memset(dead, 0, TG_MAX_POINTS);
+    dead[tg_point_at(b, 6, 6)] = (uint8_t)(++*calls % 2);
+}
+
+/* Issue 41, item 5: final_score, final_status_list dead, final_score give
+ * one count and one dead list for one position, however the estimate is
+ * made, until a move changes the position. */
+static void test_one_count_per_position(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp_options opt;
+    tg_gtp_options_default(&opt);
+    opt.size = 9;
+    opt.player.ctx = &calls;
+    opt.player.dead_stones = fickle_dead_stones;
+    tg_gtp *e = tg_gtp_new(&opt);
+    assert_non_null(e);
+    gs_ok(e, "komi 0");
+    gs_ok(e, "play b c3");
+    gs_ok(e, "play w g7");
+    char score[32];
+    snprintf(score, sizeof score, "%s", gs_ok(e, "final_score"));
+    assert_string_equal(score, "B+81");
+    assert_string_equal(gs_ok(e, "final_status_list dead"), "G7");
+    assert_string_equal(gs_ok(e, "final_score"), score);
+    assert_string_equal(gs_ok(e, "final_status_list dead"), "G7");
+    assert_int_equal(calls, 1);
+    gs_ok(e, "play b pass");   /* a move: the position is asked again */
+    assert_string_equal(gs_ok(e, "final_status_list dead"), "");
+    assert_string_equal(gs_ok(e, "final_score"), "0");
+    assert_int_equal(calls, 2);
+    tg_gtp_free(e);
+}
+
+/* Without a front end's judgement the count is the position's own estimate,
+ * the one `tengen score` makes (tg_game_estimate_dead). */
+static void test_count_is_the_positions_estimate(void **state)
+{
+    (void)state;
+    tg_gtp *e = gs_new_engine(9);
+    const char *moves[] = {"play b c3", "play w g7", "play b c7", "play w g3", "play b e5",
+                           "play w f5", "play b d6", "play w e4", "play b g6", "play w pass"};
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        gs_ok(e, moves[i]);
+    uint8_t dead[TG_MAX_POINTS];
+    tg_game_estimate_dead(tg_gtp_game(e), 0, 0, dead);
+    tg_score expected;
+    tg_score_game(tg_gtp_game(e), dead, &expected);
+    char re[32];
+    tg_result_to_sgf(&expected.result, re, sizeof re);
+    assert_string_equal(gs_ok(e, "final_score"), re);
+    tg_gtp_free(e);
+}
+
 /* ---- Showboard ----------------------------------------------------------- */
 
 static void test_showboard(void **state)
@@ -397,6 +459,8 @@ int main(void)
         cmocka_unit_test(test_genmove),
         cmocka_unit_test(test_final_score),
         cmocka_unit_test(test_final_status_consistent_with_score),
+        cmocka_unit_test(test_one_count_per_position),
+        cmocka_unit_test(test_count_is_the_positions_estimate),
         cmocka_unit_test(test_showboard),
         cmocka_unit_test(test_loadsgf),
         cmocka_unit_test(test_files_disabled),

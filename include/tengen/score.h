@@ -55,4 +55,15 @@ void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int pl
 void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
                       tg_rng *rng, uint8_t *dead);
 
+/* Ownership playouts of the position's own estimate (tg_game_estimate_dead). */
+#define TG_DEAD_PLAYOUTS 1000
+
+/* The dead stones of the game's position as every front end counts them
+ * (`tengen score`, GTP final_score and final_status_list, the referee):
+ * tg_estimate_dead with the rng seeded from `seed` and the position itself
+ * (stones, side to move, size), so that one position gets one answer however
+ * often and by whichever command it is asked.  playouts <= 0 means
+ * TG_DEAD_PLAYOUTS; seed 0 is the default of every front end. */
+void tg_game_estimate_dead(const tg_game *g, int playouts, uint64_t seed, uint8_t *dead);
+
 #endif

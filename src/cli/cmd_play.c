@@ -171,11 +171,11 @@ static int parse_play_options(int argc, char **argv, play_options *o)
     return 0;
 }
 
-static void announce_score(tg_game *g, tg_rng *rng, bool final)
+static void announce_score(tg_game *g, bool final)
 {
     uint8_t dead[TG_MAX_POINTS];
     tg_score score;
-    tg_estimate_dead(tg_game_board(g), tg_game_to_move(g), tg_game_rules(g), 256, rng, dead);
+    tg_game_estimate_dead(g, 0, 0, dead);
     tg_score_game(g, dead, &score);
     char re[32], en[96], zh[96];
     tg_result_to_sgf(&score.result, re, sizeof re);
@@ -609,7 +609,7 @@ static void handle_input(play_session *s, const char *line, bool *quit)
     } else if (!strcasecmp(line, "resign")) {
         tg_control_resign(&s->ctl, o->human);
     } else if (!strcasecmp(line, "score")) {
-        announce_score(g, &s->rng, false);
+        announce_score(g, false);
     } else if (!strcasecmp(line, "undo")) {
         if (s->timed) {
             printf("Undo is not available in a timed game.\n");
@@ -655,7 +655,7 @@ static void announce_end(play_session *s)
     tg_game *g = s->g;
     show_position(s);
     if (tg_game_over(g) && tg_game_result(g)->kind == TG_RESULT_NONE) {
-        announce_score(g, &s->rng, true);
+        announce_score(g, true);
     } else if (tg_game_over(g)) {
         char re[32], en[96];
         tg_result_to_sgf(tg_game_result(g), re, sizeof re);

@@ -62,6 +62,18 @@ struct tg_gtp_reply {
     bool after_newline;       /* the text sent so far ends a line */
 };
 
+/* The dead stones final_score and final_status_list last answered from, and
+ * the position they belong to: one position gets one dead list, whichever
+ * command asks, until a move (or a change of rules) changes it. */
+typedef struct gtp_dead_cache {
+    bool valid;
+    uint64_t board_hash;
+    int size;
+    tg_color to_move;
+    tg_rules rules;
+    uint8_t dead[TG_MAX_POINTS];
+} gtp_dead_cache;
+
 struct tg_gtp {
     tg_game *game;
     uint64_t seed;
@@ -75,6 +87,7 @@ struct tg_gtp {
     int extension_count;
     void *extension_ctx;
     tg_gtp_clock clock;
+    gtp_dead_cache dead_cache;
     bool quit;
     gtp_line line;
     gtp_text body;      /* the answer's text, written by the handler */

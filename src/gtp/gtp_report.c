@@ -4,8 +4,10 @@
  * final_status_list, loadsgf and printsgf.
  *
  * final_score and final_status_list agree on the dead stones: both take
- * them from the estimator seeded by the position itself, so asking twice,
- * or asking both, gives one consistent answer.
+ * them from one estimate per position (the front end's, or the estimator of
+ * score.h seeded by the position itself, as `tengen score` counts), kept
+ * until the position changes, so asking twice, or asking both, gives one
+ * consistent answer.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -14,9 +16,6 @@
 #include "gtp/gtp_internal.h"
 #include "tengen/score.h"
 #include "tengen/sgf.h"
-
-/* Ownership playouts for the dead-stone estimate when none are configured. */
-#define GTP_SCORE_PLAYOUTS 256
 
 /* ---- showboard ---------------------------------------------------------- */
 
@@ -65,23 +64,35 @@ int gtp_cmd_captures(tg_gtp *e, int argc, char **argv)
 
 /* ---- Scoring ------------------------------------------------------------ */
 
+static bool dead_cache_holds(const gtp_dead_cache *c, const tg_game *g)
+{
+    const tg_board *b = tg_game_board(g);
+    return c->valid && c->board_hash == b->hash && c->size == b->size &&
+           c->to_move == tg_game_to_move(g) && !memcmp(&c->rules, tg_game_rules(g), sizeof c->rules);
+}
+
 /* The dead stones, dead[p] != 0: none when the rules keep every stone on
- * the board (Tromp-Taylor), else the estimate for this position. */
-static void find_dead_stones(const tg_gtp *e, uint8_t *dead)
+ * the board (Tromp-Taylor), else the estimate for this position, made once
+ * and kept while the position stands. */
+static void find_dead_stones(tg_gtp *e, uint8_t *dead)
 {
     const tg_game *g = e->game;
-    const tg_rules *rules = tg_game_rules(g);
-    memset(dead, 0, TG_MAX_POINTS);
-    if (!rules->dead_removed)
-        return;
-    tg_rng rng;
-    tg_rng_seed(&rng, e->seed ^ tg_game_hash(g));
-    if (e->player.dead_stones) {
-        e->player.dead_stones(e->player.ctx, g, dead);
-        return;
+    gtp_dead_cache *c = &e->dead_cache;
+    if (!dead_cache_holds(c, g)) {
+        memset(c->dead, 0, sizeof c->dead);
+        if (tg_game_rules(g)->dead_removed) {
+            if (e->player.dead_stones)
+                e->player.dead_stones(e->player.ctx, g, c->dead);
+            else
+                tg_game_estimate_dead(g, 0, 0, c->dead);
+        }
+        c->board_hash = tg_game_board(g)->hash;
+        c->size = tg_game_board(g)->size;
+        c->to_move = tg_game_to_move(g);
+        memcpy(&c->rules, tg_game_rules(g), sizeof c->rules);
+        c->valid = true;
     }
-    int playouts = e->playouts > 0 ? e->playouts : GTP_SCORE_PLAYOUTS;
-    tg_estimate_dead(tg_game_board(g), tg_game_to_move(g), rules, playouts, &rng, dead);
+    memcpy(dead, c->dead, TG_MAX_POINTS);
 }
 
 int gtp_cmd_final_score(tg_gtp *e, int argc, char **argv)
