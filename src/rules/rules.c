@@ -276,12 +276,15 @@ tg_status tg_rules_from_sgf(tg_rules *r, const char *ru)
 
 void tg_rules_to_sgf(const tg_rules *r, char *buf, size_t len)
 {
-    /* A preset whose options are untouched is written by its SGF name. */
+    /* A preset whose options are untouched is written by its SGF name.  The
+     * illegal-move policy is what a referee does during play (R6), not how
+     * the record is counted, so it does not make a preset custom here. */
     static const char *const sgf_names[] = {"Chinese", "Japanese", "Korean", "AGA", "NZ",
                                             "Tromp-Taylor", "ancient"};
     for (size_t i = 0; i < NPRESETS; i++) {
         tg_rules p = presets[i].rules;
         p.komi2 = r->komi2;
+        p.illegal = r->illegal;
         if (!strcmp(r->name, presets[i].name) && !memcmp(&p, r, offsetof(tg_rules, komi2))) {
             snprintf(buf, len, "%s", sgf_names[i]);
             return;
