@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "tengen/score.h"
 #include "tengen/sgf.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -655,6 +656,40 @@ static void test_load_handicap_and_setup(void **state)
     g = load_ok("(;SZ[9]HA[3]AB[cc][gg];W[ee])", -1, NULL);
     assert_int_equal(tg_game_handicap(g), 0);
     assert_int_equal(color_at(g, "cc"), TG_BLACK);
+    tg_game_free(g);
+
+    /* Issue 41, item 6: Fox writes the handicap stones in the second node;
+     * stones placed before the first move are the handicap wherever they are */
+    g = load_ok("(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]RU[Chinese];AB[cc][gg];W[cg];B[];W[])", -1, NULL);
+    assert_int_equal(tg_game_handicap(g), 2);
+    assert_int_equal(color_at(g, "gg"), TG_BLACK);
+    assert_int_equal(tg_game_move_count(g), 3);
+    assert_int_equal(tg_game_move(g, 0)->color, TG_WHITE);
+    tg_score score;
+    tg_score_game(g, NULL, &score);
+    char re[32];
+    tg_result_to_sgf(&score.result, re, sizeof re);
+    assert_string_equal(re, "W+1.5");   /* as with the AB in the root */
+    tg_game_free(g);
+    g = load_ok("(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]RU[Chinese]AB[cc][gg];W[cg];B[];W[])", -1, NULL);
+    tg_score_game(g, NULL, &score);
+    tg_result_to_sgf(&score.result, re, sizeof re);
+    assert_string_equal(re, "W+1.5");
+    tg_game_free(g);
+    /* split over nodes, and with a loadsgf stop before the first move */
+    g = load_ok("(;SZ[9]HA[3]AB[cc];AB[gg];AB[ee];W[cg])", 0, NULL);
+    assert_int_equal(tg_game_handicap(g), 3);
+    assert_int_equal(tg_game_to_move(g), TG_WHITE);
+    tg_game_free(g);
+    /* stones after the first move are setup, not handicap */
+    g = load_ok("(;SZ[9]HA[2]AB[cc];W[cg];AB[gg])", -1, NULL);
+    assert_int_equal(tg_game_handicap(g), 0);
+    assert_int_equal(color_at(g, "gg"), TG_BLACK);
+    tg_game_free(g);
+    /* white stones before the first move: plain setup */
+    g = load_ok("(;SZ[9]HA[2];AB[cc][gg]AW[ee];W[cg])", -1, NULL);
+    assert_int_equal(tg_game_handicap(g), 0);
+    assert_int_equal(color_at(g, "ee"), TG_WHITE);
     tg_game_free(g);
 
     /* stopping before move 3 applies the setup made before it */

@@ -11,8 +11,9 @@
  *
  * Choices where files differ:
  *   - no KM: the komi of the ruleset (RU, else Chinese 7.5);
- *   - HA[n] with exactly n black AB stones (and no AW AE) in the root is a
- *     handicap (tg_game_place_handicap); any other root stones are setup;
+ *   - HA[n] with exactly n black AB stones (and no AW AE) before the first
+ *     move, in the root or in the nodes after it (Fox puts them in the
+ *     second), is a handicap (tg_game_place_handicap); other stones are setup;
  *   - a move after two passes resumes the game (C9: play went on because
  *     the players disagreed about the dead stones);
  *   - RE is kept in the information, not applied: the game stays open;
@@ -140,25 +141,40 @@ static tg_status apply_player(loader *ld, const tg_sgf_node *node)
     return TG_OK;
 }
 
-/* HA[n] with exactly n black stones and nothing else set up in the root:
- * the handicap of tg_game_place_handicap.  True when placed that way. */
-static bool place_handicap(loader *ld, const tg_sgf_node *root)
+static bool has_move(const tg_sgf_node *node)
+{
+    return tg_sgf_property_find(node, "B") || tg_sgf_property_find(node, "W");
+}
+
+/* HA[n] (in the root) with exactly n black stones and nothing else set up
+ * before the first move, whichever nodes hold them (Fox writes them in the
+ * second node): the handicap of tg_game_place_handicap.  Returns the last
+ * node whose setup that placed, or NULL when there is no such handicap. */
+static const tg_sgf_node *place_handicap(loader *ld, const tg_sgf_node *root)
 {
     const char *ha = tg_sgf_property_text(root, "HA");
-    int handicap, setups = 0;
-    const tg_sgf_property *ab = NULL;
+    int handicap, n = 0;
+    const tg_sgf_node *last = NULL;
+    tg_point stones[TG_MAX_POINTS];
     if (!ha || tg_sgf_decode_number(ha, &handicap) != TG_OK || handicap < 2)
-        return false;
-    for (const tg_sgf_property *prop = root->properties; prop; prop = prop->next)
-        if (setup_color(prop->id) != TG_OFFBOARD) {
-            setups++;
-            ab = prop;
+        return NULL;
+    for (const tg_sgf_node *node = root; node; node = node->child) {
+        for (const tg_sgf_property *prop = node->properties; prop; prop = prop->next) {
+            tg_color color = setup_color(prop->id);
+            if (color == TG_OFFBOARD)
+                continue;
+            tg_status st;
+            int k = color == TG_BLACK ? tg_sgf_decode_points(tg_game_board(ld->game), prop, stones, &st) : -1;
+            if (k < 0 || n + k > handicap)
+                return NULL;
+            memcpy(ld->points + n, stones, sizeof stones[0] * (size_t)k);
+            n += k;
+            last = node;
         }
-    if (setups != 1 || setup_color(ab->id) != TG_BLACK)
-        return false;
-    tg_status st;
-    int n = tg_sgf_decode_points(tg_game_board(ld->game), ab, ld->points, &st);
-    return n == handicap && tg_game_place_handicap(ld->game, ld->points, n) == TG_OK;
+        if (has_move(node))
+            break;
+    }
+    return n == handicap && tg_game_place_handicap(ld->game, ld->points, n) == TG_OK ? last : NULL;
 }
 
 /* ---- moves ------------------------------------------------------------ */
@@ -209,15 +225,14 @@ static tg_status apply_moves(loader *ld, const tg_sgf_node *node)
 static tg_status replay_main_line(loader *ld, const tg_sgf_node *root)
 {
     tg_status st = TG_OK;
-    if (!place_handicap(ld, root))
-        st = apply_setup(ld, root);
-    if (st == TG_OK)
-        st = apply_player(ld, root);
-    if (st == TG_OK)
-        st = apply_moves(ld, root);
-    for (const tg_sgf_node *node = root->child; node && st == TG_OK && !ld->stopped;
-         node = node->child) {
-        st = apply_setup(ld, node);
+    /* the nodes up to handicap_end had their setup placed as the handicap */
+    const tg_sgf_node *handicap_end = place_handicap(ld, root);
+    bool in_handicap = handicap_end != NULL;
+    for (const tg_sgf_node *node = root; node && st == TG_OK && !ld->stopped; node = node->child) {
+        if (!in_handicap)
+            st = apply_setup(ld, node);
+        if (node == handicap_end)
+            in_handicap = false;
         if (st == TG_OK)
             st = apply_player(ld, node);
         if (st == TG_OK)
