@@ -756,6 +756,62 @@ static void test_load_errors(void **state)
     }
 }
 
+/* Issue 41, items 8 and 9: what the reader doubts in a file it reads is
+ * said, with its place, in the notes of tg_sgf_info. */
+static void test_load_notes_what_it_doubts(void **state)
+{
+    (void)state;
+    tg_sgf_info info;
+    /* rules spelt as records spell them: known, no note */
+    tg_game *g = load_ok("(;SZ[9]RU[Tromp/Taylor];B[ee])", -1, &info);
+    assert_string_equal(tg_game_rules(g)->name, "tromp-taylor");
+    assert_true(tg_game_rules(g)->suicide);
+    assert_int_equal(info.notes.count, 0);
+    tg_game_free(g);
+    g = load_ok("(;SZ[9]RU[TT--];B[ee])", -1, &info);
+    assert_string_equal(tg_game_rules(g)->name, "tromp-taylor");
+    tg_game_free(g);
+    /* unknown rules: counted under Chinese, and said */
+    g = load_ok("(;SZ[9]\nRU[Klingon];B[ee])", -1, &info);
+    assert_string_equal(tg_game_rules(g)->name, "chinese");
+    assert_int_equal(info.notes.count, 1);
+    assert_int_equal(info.notes.note[0].line, 2);
+    assert_int_equal(info.notes.note[0].column, 1);
+    assert_non_null(strstr(info.notes.note[0].message, "RU[Klingon]"));
+    assert_non_null(strstr(info.notes.note[0].message, "Chinese"));
+    tg_game_free(g);
+    /* a second KM: the first is the komi, and the second is said */
+    g = load_ok("(;SZ[9]KM[6.5]KM[0.5];B[ee])", -1, &info);
+    assert_int_equal(tg_game_rules(g)->komi2, 13);
+    assert_int_equal(info.notes.count, 1);
+    assert_int_equal(info.notes.note[0].column, 15);
+    assert_non_null(strstr(info.notes.note[0].message, "second KM[0.5]"));
+    tg_game_free(g);
+    /* the same through the tree */
+    tg_sgf_tree *tree;
+    const char *text = "(;SZ[9]RU[Klingon])";
+    assert_int_equal(tg_sgf_parse(text, strlen(text), &tree, NULL), TG_OK);
+    assert_int_equal(tg_sgf_game_from_tree(tg_sgf_tree_games(tree), -1, &g, &info, NULL), TG_OK);
+    assert_int_equal(info.notes.count, 1);
+    tg_game_free(g);
+    tg_sgf_tree_free(tree);
+}
+
+/* Issue 41, item 9: a move takes one value; B[dd][ee] is refused where it
+ * stands rather than played as two black stones. */
+static void test_load_refuses_two_values_in_a_move(void **state)
+{
+    (void)state;
+    const char *text = "(;SZ[9]\n;B[dd][ee];W[cc])";
+    tg_game *g = NULL;
+    tg_sgf_error err = {0};
+    assert_int_equal(tg_sgf_load_game(text, strlen(text), -1, &g, NULL, &err), TG_ERR_PARSE);
+    assert_null(g);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 2);
+    assert_non_null(strstr(err.message, "a move takes one value"));
+}
+
 /* ---- saving games -------------------------------------------------------- */
 
 static void assert_same_game(const tg_game *a, const tg_game *b)
@@ -891,6 +947,8 @@ int main(void)
         cmocka_unit_test(test_load_fox_and_ff3),
         cmocka_unit_test(test_load_rules_named_by_ru),
         cmocka_unit_test(test_load_handicap_and_setup),
+        cmocka_unit_test(test_load_notes_what_it_doubts),
+        cmocka_unit_test(test_load_refuses_two_values_in_a_move),
         cmocka_unit_test(test_load_tolerates_records),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_save_round_trip),

@@ -120,6 +120,12 @@ typedef struct tg_gtp_options {
     const tg_gtp_extension *extensions; /* the front end's own commands */
     int extension_count;
     void *extension_ctx;         /* passed to their run */
+    /* Warnings for the person behind the controller, which the protocol
+     * has no room for (loadsgf: rules the record names that tengen does
+     * not know, what the reader repaired), one sentence each; the front
+     * end shows them on standard error.  NULL: dropped. */
+    void (*warn)(void *ctx, const char *message);
+    void *warn_ctx;
 } tg_gtp_options;
 
 /* 19x19, Chinese rules, seed 1, default playouts, no file access. */

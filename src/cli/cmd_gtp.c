@@ -380,6 +380,13 @@ static void serve(tg_gtp *gtp, gtp_input *in)
         tg_gtp_finish(gtp, write_answer, stdout);
 }
 
+/* The engine's warnings (loadsgf) for the person behind the controller. */
+static void warn_on_stderr(void *ctx, const char *message)
+{
+    (void)ctx;
+    fprintf(stderr, "tengen gtp: %s\n", message);
+}
+
 int cmd_gtp(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -402,6 +409,7 @@ int cmd_gtp(int argc, char **argv)
     }
     opt.read_file = read_file;
     opt.write_file = write_file;
+    opt.warn = warn_on_stderr;
     gtp_player player;
     if (!gtp_player_init(&player, &cfg)) {
         fprintf(stderr, "tengen gtp: out of memory for the search tree\n");

@@ -103,13 +103,17 @@ static tg_game *load(const char *path)
     }
     tg_game *g = NULL;
     tg_sgf_error err = {0, 0, ""};
-    tg_status st = tg_sgf_load_game(data, len, -1, &g, NULL, &err);
+    tg_sgf_info *info = malloc(sizeof *info);
+    tg_status st = info ? tg_sgf_load_game(data, len, -1, &g, info, &err) : TG_ERR_NO_MEMORY;
     free(data);
     if (st != TG_OK || !g) {
         fprintf(stderr, "%s:%d:%d: %s\n", path, err.line, err.column,
                 err.message[0] ? err.message : tg_status_text(st));
+        free(info);
         return NULL;
     }
+    cli_print_sgf_notes(path, &info->notes);
+    free(info);
     return g;
 }
 

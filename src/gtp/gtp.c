@@ -120,6 +120,8 @@ tg_gtp *tg_gtp_new(const tg_gtp_options *opt)
     e->extensions = opt->extensions;
     e->extension_count = opt->extensions ? opt->extension_count : 0;
     e->extension_ctx = opt->extension_ctx;
+    e->warn = opt->warn;
+    e->warn_ctx = opt->warn_ctx;
     clock_reset(&e->clock);
     return e;
 }

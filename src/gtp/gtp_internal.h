@@ -86,6 +86,8 @@ struct tg_gtp {
     const tg_gtp_extension *extensions;
     int extension_count;
     void *extension_ctx;
+    void (*warn)(void *ctx, const char *message);
+    void *warn_ctx;
     tg_gtp_clock clock;
     gtp_dead_cache dead_cache;
     bool quit;

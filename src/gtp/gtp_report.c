@@ -10,6 +10,7 @@
  * consistent answer.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,8 +188,20 @@ int gtp_cmd_loadsgf(tg_gtp *e, int argc, char **argv)
         return gtp_fail(e, "cannot load file");
     tg_game *g = NULL;
     tg_sgf_error err = {0};
-    tg_status st = tg_sgf_load_game(data, len, argc == 2 ? (int)move_number - 1 : -1, &g, NULL, &err);
+    tg_sgf_info *info = malloc(sizeof *info);
+    tg_status st = info ? tg_sgf_load_game(data, len, argc == 2 ? (int)move_number - 1 : -1, &g, info, &err)
+                        : TG_ERR_NO_MEMORY;
     free(data);
+    if (st == TG_OK && g && e->warn) {
+        int kept = info->notes.count < TG_SGF_MAX_NOTES ? info->notes.count : TG_SGF_MAX_NOTES;
+        for (int i = 0; i < kept; i++) {
+            char line[256];
+            const tg_sgf_error *n = &info->notes.note[i];
+            snprintf(line, sizeof line, "%.60s:%d:%d: warning: %s", argv[0], n->line, n->column, n->message);
+            e->warn(e->warn_ctx, line);
+        }
+    }
+    free(info);
     if (st != TG_OK || !g) {
         tg_game_free(g);
         gtp_text_clear(&e->body);

@@ -34,6 +34,7 @@ typedef struct loader {
     int max_moves;       /* < 0: all */
     int moves;           /* moves played so far */
     bool stopped;        /* max_moves reached */
+    tg_sgf_notes notes;  /* what the replay doubts (unknown rules, repeated KM) */
     tg_point points[TG_MAX_POINTS];
 } loader;
 
@@ -72,14 +73,40 @@ static tg_status read_size(const tg_sgf_node *root, int *size, tg_sgf_error *err
     return TG_OK;
 }
 
-static tg_status read_rules(const tg_sgf_node *root, tg_rules *rules, tg_sgf_error *err)
+/* The second property `id` of node, if the file repeats it (FF[4] forbids it). */
+static const tg_sgf_property *repeated(const tg_sgf_node *node, const char *id)
 {
-    const char *ru = tg_sgf_property_text(root, "RU");
-    if (!ru || tg_rules_from_sgf(rules, ru) != TG_OK)
+    const tg_sgf_property *first = tg_sgf_property_find(node, id);
+    for (const tg_sgf_property *prop = first ? first->next : NULL; prop; prop = prop->next)
+        if (!strcmp(prop->id, id))
+            return prop;
+    return NULL;
+}
+
+static tg_status read_rules(const tg_sgf_node *root, tg_rules *rules, tg_sgf_notes *notes,
+                            tg_sgf_error *err)
+{
+    const tg_sgf_property *ru_prop = tg_sgf_property_find(root, "RU");
+    const char *ru = ru_prop ? ru_prop->values->text : NULL;
+    bool known = ru && tg_rules_from_sgf(rules, ru) == TG_OK;
+    if (!known)
         tg_rules_default(rules);   /* unknown rules: the default, as documented in rules.h */
-    const tg_sgf_property *km = tg_sgf_property_find(root, "KM");
+    if (ru && !known) {
+        char shown[41];
+        sgf_copy_simple_text(shown, sizeof shown, ru_prop->values);
+        sgf_note_add(notes, ru_prop->line, ru_prop->column,
+                     "RU[%s]: rules tengen does not know; counted under Chinese rules", shown);
+    }
+    const tg_sgf_property *km = tg_sgf_property_find(root, "KM"), *again = repeated(root, "KM");
     if (!km)
         return TG_OK;
+    if (again) {
+        char first[41], second[41];
+        sgf_copy_simple_text(first, sizeof first, km->values);
+        sgf_copy_simple_text(second, sizeof second, again->values);
+        sgf_note_add(notes, again->line, again->column,
+                     "a second KM[%s] in the root; the first, KM[%s], is the komi", second, first);
+    }
     tg_status st = tg_sgf_decode_komi(km->values->text, &rules->komi2);
     if (st == TG_ERR_INVALID)
         return bad_property(err, km, "komi beyond 400 points");
@@ -203,6 +230,8 @@ static tg_status apply_moves(loader *ld, const tg_sgf_node *node)
         bool black = !strcmp(prop->id, "B"), white = !strcmp(prop->id, "W");
         if (!black && !white)
             continue;
+        if (prop->values->next)   /* B[dd][ee] would be two stones in one move */
+            return bad_property(ld->err, prop, "a move takes one value");
         for (const tg_sgf_value *value = prop->values; value; value = value->next) {
             if (ld->max_moves >= 0 && ld->moves >= ld->max_moves) {
                 ld->stopped = true;
@@ -291,7 +320,8 @@ int tg_sgf_main_line_clocks(const tg_sgf_node *root, tg_sgf_move_clock *out, int
 
 /* ---- entry points ----------------------------------------------------- */
 
-static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_error *err)
+static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_notes *notes,
+                          tg_sgf_error *err)
 {
     int size;
     tg_rules rules;
@@ -299,7 +329,7 @@ static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_error *
     if (st == TG_OK)
         st = read_size(root, &size, err);
     if (st == TG_OK)
-        st = read_rules(root, &rules, err);
+        st = read_rules(root, &rules, notes, err);
     if (st != TG_OK)
         return st;
     *out = tg_game_new(size, &rules);
@@ -324,12 +354,14 @@ tg_status tg_sgf_game_from_tree(const tg_sgf_node *root, int max_moves, tg_game 
         return TG_ERR_NO_MEMORY;
     }
     *ld = (loader){.err = err, .max_moves = max_moves};
-    tg_status st = new_game(root, &ld->game, err);
+    tg_status st = new_game(root, &ld->game, &ld->notes, err);
     if (st == TG_OK)
         st = replay_main_line(ld, root);
     if (st == TG_OK) {
-        if (info)
+        if (info) {
             read_info(root, info);
+            info->notes = ld->notes;
+        }
         *out = ld->game;
     } else {
         tg_game_free(ld->game);
@@ -347,6 +379,17 @@ tg_status tg_sgf_load_game(const char *data, size_t len, int max_moves, tg_game 
     if (st != TG_OK)
         return st;
     st = tg_sgf_game_from_tree(tg_sgf_tree_games(tree), max_moves, out, info, err);
+    if (st == TG_OK && info) {
+        /* the parse's repairs first, as they come first in the file */
+        tg_sgf_notes all = *tg_sgf_tree_notes(tree);
+        int kept = info->notes.count < TG_SGF_MAX_NOTES ? info->notes.count : TG_SGF_MAX_NOTES;
+        for (int i = 0; i < kept; i++) {
+            const tg_sgf_error *n = &info->notes.note[i];
+            sgf_note_add(&all, n->line, n->column, "%s", n->message);
+        }
+        all.count += info->notes.count - kept;
+        info->notes = all;
+    }
     tg_sgf_tree_free(tree);
     return st;
 }
