@@ -227,8 +227,6 @@ static void test_parse_errors(void **state)
         {"", 1, 1, "empty"},
         {"no game here", 1, 1, "no SGF game tree"},
         {"()", 1, 1, "no SGF game tree"},
-        {"(;B[aa]", 1, 8, "no ')' closes the game tree opened at line 1, column 1"},
-        {"(;B[aa]\n(;W[bb]", 2, 8, "opened at line 2, column 1"},
         {"(;C[abc\n", 1, 4, "no ']'"},
         {"(;C[abc\\]", 1, 4, "no ']'"},
         {"(;C[x]\n  B;W[aa])", 2, 3, "without a value"},
@@ -236,9 +234,9 @@ static void test_parse_errors(void **state)
         {"(;B[aa]\nXY\n\n", 2, 1, "without a value"},
         {"(;B[aa] 7)", 1, 9, "unexpected '7'"},
         {"(;B[aa]\n\x01)", 2, 1, "unexpected 0x01"},
-        {"(B[aa])", 1, 2, "before the first node"},
-        {"((;B[aa]))", 1, 2, "must begin with a node"},
         {"(;B[aa](;W[bb])C[x])", 1, 16, "after a variation"},
+        {"(;B[aa]((;W[bb])))", 1, 9, "must begin with a node"},
+        {"(;B[aa](W[bb]))", 1, 9, "before the first node"},
         {"(;C[\r\nline]\r\n ;B)", 3, 3, "without a value"},
         {"(;C[\rold mac]\r%)", 3, 1, "unexpected '%'"},
     };
@@ -255,6 +253,89 @@ static void test_parse_errors(void **state)
     tg_sgf_tree *tree = (tg_sgf_tree *)1;
     assert_int_equal(tg_sgf_parse(NULL, 0, &tree, NULL), TG_ERR_PARSE);
     assert_null(tree);
+}
+
+/* Issue 41, item 7: files other programs read are read, and each repair
+ * is noted with its place. */
+static void assert_repaired(const char *text, size_t len, int line, int column, const char *words)
+{
+    tg_sgf_tree *tree = NULL;
+    tg_sgf_error err = {0};
+    if (tg_sgf_parse(text, len, &tree, &err) != TG_OK)
+        fail_msg("\"%s\" refused: %d:%d: %s", text, err.line, err.column, err.message);
+    const tg_sgf_notes *notes = tg_sgf_tree_notes(tree);
+    if (notes->count != 1 || notes->note[0].line != line || notes->note[0].column != column ||
+        !strstr(notes->note[0].message, words))
+        fail_msg("\"%s\": %d notes, first %d:%d: %s", text, notes->count, notes->note[0].line,
+                 notes->note[0].column, notes->note[0].message);
+    assert_non_null(strstr(notes->note[0].message, "repaired"));
+    tg_game *g = NULL;
+    assert_int_equal(tg_sgf_game_from_tree(tg_sgf_tree_games(tree), -1, &g, NULL, NULL), TG_OK);
+    assert_int_equal(tg_game_move_count(g), 2);
+    tg_game_free(g);
+    tg_sgf_tree_free(tree);
+}
+
+static void test_parse_repairs(void **state)
+{
+    (void)state;
+    /* the final ')' missing (GNU Go and Sabaki read it) */
+    const char *text = "(;SZ[9];B[aa];W[bb]";
+    assert_repaired(text, strlen(text), 1, 20, "no ')' closes the game tree opened at line 1, column 1");
+    text = "(;SZ[9];B[aa]\n(;W[bb]";
+    assert_repaired(text, strlen(text), 2, 8, "opened at line 1, column 1");
+    /* a root with no ';' (Nihon Ki-in) */
+    text = "(SZ[9]\n;B[aa];W[bb])";
+    assert_repaired(text, strlen(text), 1, 2, "no ';' before its first property");
+    /* a '(' in the text before the game */
+    text = "Game record (c) 2003 Nihon Ki-in\n(;SZ[9];B[aa];W[bb])";
+    assert_repaired(text, strlen(text), 1, 13, "opens no game tree");
+    /* UTF-16 with a byte-order mark, both byte orders, a comment in Japanese */
+    const char *utf8 = "(;SZ[9]C[\xe6\xa3\x8b];B[aa];W[bb])";
+    unsigned char le[128], be[128];
+    size_t n = 2;
+    le[0] = 0xFF, le[1] = 0xFE, be[0] = 0xFE, be[1] = 0xFF;
+    for (const char *p = utf8; *p; p++) {
+        unsigned u = (unsigned char)*p;
+        if (u == 0xe6) {   /* U+68CB, the three bytes of 棋 */
+            u = 0x68CB;
+            p += 2;
+        }
+        le[n] = (unsigned char)(u & 0xFF), le[n + 1] = (unsigned char)(u >> 8);
+        be[n] = (unsigned char)(u >> 8), be[n + 1] = (unsigned char)(u & 0xFF);
+        n += 2;
+    }
+    assert_repaired((const char *)le, n, 1, 1, "UTF-16 (little-endian)");
+    assert_repaired((const char *)be, n, 1, 1, "UTF-16 (big-endian)");
+    tg_sgf_tree *tree;
+    assert_int_equal(tg_sgf_parse((const char *)le, n, &tree, NULL), TG_OK);
+    assert_string_equal(tg_sgf_property_text(tg_sgf_tree_games(tree), "C"), "\xe6\xa3\x8b");
+    tg_sgf_tree_free(tree);
+    /* a sound file: no notes */
+    text = "(;SZ[9];B[aa];W[bb])";
+    assert_int_equal(tg_sgf_parse(text, strlen(text), &tree, NULL), TG_OK);
+    assert_int_equal(tg_sgf_tree_notes(tree)->count, 0);
+    tg_sgf_tree_free(tree);
+}
+
+/* PL[1] and PL[2], as CGoban 1.9 writes them: Black and White. */
+static void test_load_numbered_player(void **state)
+{
+    (void)state;
+    tg_sgf_info info;
+    tg_game *g = load_ok("(;SZ[9]AB[cc]AW[gg]PL[2])", -1, &info);
+    assert_int_equal(tg_game_to_move(g), TG_WHITE);
+    assert_int_equal(info.notes.count, 1);
+    assert_non_null(strstr(info.notes.note[0].message, "PL[2] read as PL[W]"));
+    tg_game_free(g);
+    g = load_ok("(;SZ[9]AB[cc]AW[gg]PL[1])", -1, &info);
+    assert_int_equal(tg_game_to_move(g), TG_BLACK);
+    tg_game_free(g);
+    g = load_file("unclosed_tree.sgf", -1, &info);
+    assert_int_equal(tg_game_move_count(g), 3);
+    assert_int_equal(info.notes.count, 1);
+    assert_int_equal(info.notes.note[0].line, 4);
+    tg_game_free(g);
 }
 
 /* 100,000 variations each nested in the one before: nothing recursive. */
@@ -299,12 +380,13 @@ static void test_deep_variations(void **state)
     assert_int_equal(tg_sgf_tree_node_count(tree), DEPTH + 1);
     tg_sgf_tree_free(tree);
     assert_round_trip(text);
-    /* and truncated: an error, not a crash */
+    /* and truncated: the open trees end with the file, and that is said */
     text[n - DEPTH / 4] = '\0';
     tree = NULL;
     tg_sgf_error err;
-    assert_int_equal(tg_sgf_parse(text, strlen(text), &tree, &err), TG_ERR_PARSE);
-    assert_null(tree);
+    assert_int_equal(tg_sgf_parse(text, strlen(text), &tree, &err), TG_OK);
+    assert_int_equal(tg_sgf_tree_notes(tree)->count, 1);
+    tg_sgf_tree_free(tree);
     free(text);
 }
 
@@ -731,7 +813,6 @@ static void test_load_errors(void **state)
         {"bad/empty.sgf", 1, 1, "empty"},
         {"bad/garbage.sgf", 1, 1, "no SGF game tree"},
         {"bad/truncated.sgf", 2, 21, "no ']'"},
-        {"bad/unclosed_tree.sgf", 4, 1, "no ')'"},
         {"bad/occupied.sgf", 3, 2, "occupied"},
         {"bad/off_board.sgf", 2, 8, "off the board"},
         {"bad/size_30.sgf", 1, 8, "2 to 25"},
@@ -947,6 +1028,8 @@ int main(void)
         cmocka_unit_test(test_load_fox_and_ff3),
         cmocka_unit_test(test_load_rules_named_by_ru),
         cmocka_unit_test(test_load_handicap_and_setup),
+        cmocka_unit_test(test_parse_repairs),
+        cmocka_unit_test(test_load_numbered_player),
         cmocka_unit_test(test_load_notes_what_it_doubts),
         cmocka_unit_test(test_load_refuses_two_values_in_a_move),
         cmocka_unit_test(test_load_tolerates_records),

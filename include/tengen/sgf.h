@@ -123,7 +123,10 @@ typedef struct tg_sgf_tree tg_sgf_tree;
  * contain: text before, between and after game trees is skipped; FF[3]
  * identifiers keep only their uppercase letters ("AddBlack" is AB) and one
  * with no uppercase letter is dropped with its values; an empty game tree
- * "()" is ignored.  Anything else that breaks the grammar is an error: on
+ * "()" is ignored.  It repairs, and says so in tg_sgf_tree_notes: a root
+ * written without its ';', game trees the file does not close, UTF-16 text
+ * with a byte-order mark, a '(' in the text before a game that opens none.
+ * Anything else that breaks the grammar is an error: on
  * error *out is NULL and err (if not NULL) gives the 1-based line and
  * column (in bytes) and a message.  Time is linear in the input; the tree
  * takes at most 40 bytes per input byte (a bare ";" is a 40-byte node; a

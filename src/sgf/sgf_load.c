@@ -162,6 +162,11 @@ static tg_status apply_player(loader *ld, const tg_sgf_node *node)
     if (!pl)
         return TG_OK;
     char c = pl->values->text[0];
+    if ((c == '1' || c == '2') && pl->values->text[1] == '\0') {   /* CGoban 1.9 */
+        sgf_note_add(&ld->notes, pl->line, pl->column, "repaired: PL[%c] read as PL[%c]", c,
+                     c == '1' ? 'B' : 'W');
+        c = c == '1' ? 'B' : 'W';
+    }
     if ((c != 'B' && c != 'b' && c != 'W' && c != 'w') || pl->values->text[1] != '\0')
         return bad_property(ld->err, pl, "the player is neither B nor W");
     tg_game_set_to_move(ld->game, (c == 'B' || c == 'b') ? TG_BLACK : TG_WHITE);

@@ -35,6 +35,22 @@ expect_status() {
         echo "FAIL $name: exit status $got, expected $want"; failures=$((failures + 1)); fi
 }
 
+# Item 7: files other programs read are read, and sgf check says what was repaired.
+printf '(;GM[1]FF[4]SZ[9];B[ee];W[cc]' >"$work/unclosed.sgf"
+expect "missing ')': sgf check repairs it" "unclosed.sgf:1:30: warning: repaired: no ')' closes the game tree" \
+    "$tengen" sgf check "$work/unclosed.sgf"
+expect_status "missing ')': the file passes" 0 "$tengen" sgf check "$work/unclosed.sgf"
+printf 'Kifu (c) Nihon Ki-in\n(GM[1]SZ[9]PL[2]AB[cc]\n;W[ee])\n' >"$work/nihonkiin.sgf"
+expect "a '(' before the game" "nihonkiin.sgf:1:6: warning: repaired: a '(' in the text" \
+    "$tengen" sgf check "$work/nihonkiin.sgf"
+expect "a root without ';'" "nihonkiin.sgf:2:2: warning: repaired: the game tree opened at line 2, column 1 has no ';'" \
+    "$tengen" sgf check "$work/nihonkiin.sgf"
+expect "PL[2]" "nihonkiin.sgf:2:12: warning: repaired: PL[2] read as PL[W]" "$tengen" sgf check "$work/nihonkiin.sgf"
+printf '\xff\xfe(\0;\0S\0Z\0[\0\x39\0]\0;\0B\0[\0e\0e\0]\0)\0' >"$work/utf16.sgf"
+expect "UTF-16" "utf16.sgf:1:1: warning: repaired: UTF-16 (little-endian) text read as UTF-8" \
+    "$tengen" sgf check "$work/utf16.sgf"
+expect "UTF-16 counted" "board        9x9, handicap 0, 1 moves" "$tengen" score "$work/utf16.sgf"
+
 # Item 8: rules names.
 printf '(;GM[1]FF[4]SZ[9]RU[Tromp/Taylor]KM[7.5];B[ee];W[])\n' >"$work/tt.sgf"
 printf '(;GM[1]FF[4]SZ[9]RU[Klingon]KM[7.5];B[ee];W[])\n' >"$work/klingon.sgf"
