@@ -291,6 +291,41 @@ static const char *const T18_ROWS[] = {
     ".XO.O",
 };
 
+/* Issue 41, item 9: under territory counting a point its owner still has
+ * to fill is not territory.  E7 is a cutting stone whose last liberty is
+ * D7: White at D7 would capture it, so Black connects there before the
+ * count, and D7 is one point less of Black's territory (4, not 5).  Area
+ * counting is unchanged: the filling stone is area too. */
+static const char *const CUTTING_STONE_ROWS[] = {
+    "..X.XO.",
+    "..XXOO.",
+    "XXXOO..",
+    "OOOO...",
+    ".......",
+    ".......",
+    ".......",
+};
+
+static void test_territory_point_still_to_fill(void **state)
+{
+    (void)state;
+    tg_board b;
+    setup_board(&b, 7, CUTTING_STONE_ROWS);
+    tg_score s = score(&b, "japanese komi=0", "", 0);
+    assert_int_equal(s.territory[TG_BLACK], 4);
+    assert_int_equal(s.territory[TG_WHITE], 28);
+    assert_result(&s, TG_WHITE, 48);
+    s = score(&b, "chinese komi=0", "", 0);
+    assert_int_equal(s.stones[TG_BLACK] + s.territory[TG_BLACK], 12);
+    assert_int_equal(s.stones[TG_WHITE] + s.territory[TG_WHITE], 37);
+    /* connected: nothing more to fill, the same count */
+    tg_board c;
+    setup_board(&c, 7, CUTTING_STONE_ROWS);
+    assert_int_equal(tg_board_set_point(&c, vertex(&c, "D7"), TG_BLACK), TG_OK);
+    s = score(&c, "japanese komi=0", "", 0);
+    assert_int_equal(s.territory[TG_BLACK], 4);
+}
+
 static void test_T18_strict_tromp_taylor(void **state)
 {
     (void)state;
@@ -656,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_estimate_dead_T18),
         cmocka_unit_test(test_estimate_dead_keeps_seki_alive),
         cmocka_unit_test(test_T20_dead_stones_in_open_territory),
+        cmocka_unit_test(test_territory_point_still_to_fill),
         cmocka_unit_test(test_score_game_counts_prisoners),
         cmocka_unit_test(test_gnugo_finished_games),
     };
