@@ -326,6 +326,45 @@ static void test_territory_point_still_to_fill(void **state)
     assert_int_equal(s.territory[TG_BLACK], 4);
 }
 
+/* Issue 41, item 2: the count is stated so that a person can check it:
+ * each side's parts, komi, compensation, the difference, points and stones. */
+static void test_score_explain(void **state)
+{
+    (void)state;
+    tg_board b;
+    setup_board(&b, 5, T18_ROWS);
+    tg_score s = score(&b, "chinese komi=7.5", "A4", 0);
+    tg_rules r;
+    rules_named(&r, "chinese komi=7.5");
+    char text[1024];
+    tg_score_explain(&s, &r, text, sizeof text);
+    assert_string_equal(text,
+                        "Count (area counting): Black 10 = 6 stones + 4 territory\n"
+                        "                       White 15 = 12 stones + 3 territory\n"
+                        "Black 10 - White 15 - komi 7.5 = -12.5 points for Black\n"
+                        "Result: W+12.5 — White wins by 6¼ stones (白胜6又1/4子; 1 stone = 2 points)");
+    s = score(&b, "japanese komi=6.5", "A4", 0);
+    rules_named(&r, "japanese komi=6.5");
+    tg_score_explain(&s, &r, text, sizeof text);
+    assert_string_equal(text,
+                        "Count (territory counting): Black 5 = 4 territory + 1 prisoners\n"
+                        "                            White 3 = 3 territory + 0 prisoners\n"
+                        "Black 5 - White 3 - komi 6.5 = -4.5 points for Black\n"
+                        "Result: W+4.5");
+    /* dame shared, and the handicap compensation */
+    tg_board empty;
+    setup_board(&empty, 5, (const char *const[]){".....", "..X..", ".....", "..O..", "....."});
+    s = score(&empty, "chinese komi=0.5", "", 2);
+    rules_named(&r, "chinese komi=0.5");
+    tg_score_explain(&s, &r, text, sizeof text);
+    assert_non_null(strstr(text, "Black 12.5 = 1 stone + 0 territory + 11.5 (half of 23 dame)\n"));
+    assert_non_null(strstr(text, "Black 12.5 - White 12.5 - komi 0.5 - handicap compensation 2 = -2.5 points"));
+    /* a short buffer is cut, never overrun */
+    char small[16];
+    assert_true(tg_score_explain(&s, &r, small, sizeof small) < sizeof small);
+    assert_int_equal(strlen(small), 15);
+}
+
 static void test_T18_strict_tromp_taylor(void **state)
 {
     (void)state;
@@ -692,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_estimate_dead_keeps_seki_alive),
         cmocka_unit_test(test_T20_dead_stones_in_open_territory),
         cmocka_unit_test(test_territory_point_still_to_fill),
+        cmocka_unit_test(test_score_explain),
         cmocka_unit_test(test_score_game_counts_prisoners),
         cmocka_unit_test(test_gnugo_finished_games),
     };

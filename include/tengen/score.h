@@ -55,6 +55,18 @@ void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int pl
 void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
                       tg_rng *rng, uint8_t *dead);
 
+/* The count as the rules state it, for a person to check the arithmetic
+ * (issue 41): each side's points and their parts, the komi and handicap
+ * compensation, the difference, and the result in points and, under area
+ * counting, in stones:
+ *   Count (area counting): Black 40 = 36 stones + 3 territory + 1 (half of 2 dame)
+ *                          White 41 = 35 stones + 5 territory + 1 (half of 2 dame)
+ *   Black 40 - White 41 - komi 7.5 = -8.5 points for Black
+ *   Result: W+8.5 — White wins by 4¼ stones (白胜4又1/4子; 1 stone = 2 points)
+ * Lines end with '\n' except the last.  Writes at most len bytes (NUL
+ * included) and returns the length written. */
+size_t tg_score_explain(const tg_score *s, const tg_rules *r, char *buf, size_t len);
+
 /* Ownership playouts of the position's own estimate (tg_game_estimate_dead). */
 #define TG_DEAD_PLAYOUTS 1000
 

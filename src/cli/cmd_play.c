@@ -177,17 +177,9 @@ static void announce_score(tg_game *g, bool final)
     tg_score score;
     tg_game_estimate_dead(g, 0, 0, dead);
     tg_score_game(g, dead, &score);
-    char re[32], en[96], zh[96];
-    tg_result_to_sgf(&score.result, re, sizeof re);
-    tg_result_in_stones(&score.result, false, en, sizeof en);
-    tg_result_in_stones(&score.result, true, zh, sizeof zh);
-    printf("%s: Black %.1f, White %.1f (komi and compensation included in the result)\n",
-           final ? "Final count" : "Count if the game ended now", score.black2 / 2.0,
-           score.white2 / 2.0);
-    if (tg_game_rules(g)->scoring == TG_SCORING_AREA)
-        printf("Result: %s — %s (%s)\n", re, en, zh);
-    else
-        printf("Result: %s\n", re);
+    char count[1024];
+    tg_score_explain(&score, tg_game_rules(g), count, sizeof count);
+    printf("%s\n%s\n", final ? "Final count:" : "Count if the game ended now:", count);
     if (final)
         tg_game_set_result(g, &score.result);
 }
