@@ -314,6 +314,42 @@ static void test_count_is_the_positions_estimate(void **state)
     tg_gtp_free(e);
 }
 
+/* Issue 41, item 4: under simple ko a third occurrence of a situation ends
+ * the game (cycle=no-result), but in GTP the controller is the referee: its
+ * later moves are played, and final_score keeps the cycle's outcome.  The
+ * triple ko of CASES T11 (tests/data/golden/C7_T11_triple_ko_simple_ko.txt). */
+static void test_play_goes_on_after_a_cycle(void **state)
+{
+    (void)state;
+    tg_gtp *e = gs_new_engine(9);
+    gs_ok(e, "kgs-rules japanese");
+    const char *setup[] = {"play b B9", "play w A9", "play b D9", "play w B8", "play b C8",
+                           "play w C2", "play b B2", "play w H2", "play b G2", "play w B1",
+                           "play b A1", "play w D1", "play b F1", "play w G1", "play w J1"};
+    for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++)
+        gs_ok(e, setup[i]);
+    const char *cycle[] = {"play b C1", "play w C9", "play b H1", "play w B1", "play b B9", "play w G1"};
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < 6; i++)
+            gs_ok(e, cycle[i]);
+    assert_true(tg_game_over(tg_gtp_game(e)));
+    assert_int_equal(tg_game_cycle_result(tg_gtp_game(e)).kind, TG_RESULT_NO_RESULT);
+    gs_refused(e, "final_score", "no result: a cycle ended the game (the rules' cycle=no-result)");
+    /* the controller plays on: accepted, and the outcome stays */
+    gs_ok(e, "play b E5");
+    assert_int_equal(tg_game_move_count(tg_gtp_game(e)), 28);
+    gs_ok(e, "play w E4");
+    gs_refused(e, "final_score", "no result: a cycle ended the game (the rules' cycle=no-result)");
+    /* undo back past the cycle's move forgets it */
+    gs_ok(e, "undo");
+    gs_ok(e, "undo");
+    gs_ok(e, "undo");
+    assert_int_equal(tg_game_cycle_result(tg_gtp_game(e)).kind, TG_RESULT_NONE);
+    assert_false(tg_game_over(tg_gtp_game(e)));
+    assert_true(strlen(gs_ok(e, "final_score")) > 0);
+    tg_gtp_free(e);
+}
+
 /* ---- Showboard ----------------------------------------------------------- */
 
 static void test_showboard(void **state)
@@ -460,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_final_score),
         cmocka_unit_test(test_final_status_consistent_with_score),
         cmocka_unit_test(test_one_count_per_position),
+        cmocka_unit_test(test_play_goes_on_after_a_cycle),
         cmocka_unit_test(test_count_is_the_positions_estimate),
         cmocka_unit_test(test_showboard),
         cmocka_unit_test(test_loadsgf),

@@ -152,7 +152,7 @@ tg_game *gtp_game_in_play(tg_gtp *e, tg_color color)
     if (!tg_game_over(e->game))
         return e->game;
     tg_game *copy = tg_game_clone(e->game);
-    if (copy && tg_game_resume(copy, color) != TG_OK) {
+    if (copy && tg_game_play_on(copy) != TG_OK && tg_game_resume(copy, color) != TG_OK) {
         tg_game_free(copy);
         copy = NULL;
     }

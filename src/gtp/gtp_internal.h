@@ -141,8 +141,9 @@ void gtp_put_vertex(tg_gtp *e, tg_point p);
 /* Replace the engine's game (the old one is freed). */
 void gtp_set_game(tg_gtp *e, tg_game *g);
 /* The game a move by `color` is tried on: the engine's own while it is in
- * play, or a resumed copy once two passes have ended it (in GTP the
- * controller is the referee, so play goes on).  NULL when that fails.
+ * play, or a resumed copy once two passes or a cycle have ended it (in GTP
+ * the controller is the referee, so play goes on; a cycle's outcome stays
+ * for final_score).  NULL when that fails.
  * Keep the copy with gtp_commit_game, or drop it with gtp_drop_game. */
 tg_game *gtp_game_in_play(tg_gtp *e, tg_color color);
 void gtp_commit_game(tg_gtp *e, tg_game *g);

@@ -99,6 +99,14 @@ static void find_dead_stones(tg_gtp *e, uint8_t *dead)
 int gtp_cmd_final_score(tg_gtp *e, int argc, char **argv)
 {
     (void)argc, (void)argv;
+    /* A cycle decided the game, whatever the controller played after it. */
+    tg_result cycle = tg_game_cycle_result(e->game);
+    if (cycle.kind == TG_RESULT_NO_RESULT)
+        return gtp_fail(e, "no result: a cycle ended the game (the rules' cycle=no-result)");
+    if (cycle.kind == TG_RESULT_SCORE) {
+        gtp_text_puts(&e->body, "0");
+        return 0;
+    }
     uint8_t dead[TG_MAX_POINTS];
     find_dead_stones(e, dead);
     tg_score score;
