@@ -3,7 +3,8 @@
  *
  * The board is drawn with coordinates after every move, the last move in
  * brackets and the captures beside it.  The person types a vertex, `pass`,
- * `undo`, `resign`, `score`, `help` or `quit`; the game is written as SGF
+ * `undo`, `resign`, `score`, `help` or `quit`; after two passes the dead
+ * stones are agreed (play_agreement.c); the game is written as SGF
  * when it ends (or is left: `quit`, the end of input, or Ctrl-C, which stops
  * the engine's thinking too), and the exit status is 1 if it could not be
  * (130 after Ctrl-C, the game saved).
@@ -31,6 +32,7 @@
 
 #include "cli/commands.h"
 #include "cli/cli_util.h"
+#include "cli/play_agreement.h"
 #include "tengen/control.h"
 #include "tengen/player.h"
 #include "tengen/search.h"
@@ -80,7 +82,9 @@ static void play_usage(FILE *out)
             "                    simple to take an overrun of the last period as a pass\n"
             "                    instead of a loss (default none; undo is off in timed games)\n"
             "  --help            this text\n\n"
-            "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit.\n");
+            "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit.\n"
+            "After two passes tengen proposes the dead stones: accept them, or mark chains dead\n"
+            "or alive by a vertex and type done; if you disagree, play resumes (C9).\n");
 }
 
 static int parse_play_options(int argc, char **argv, play_options *o)
@@ -642,12 +646,26 @@ static bool human_turn(play_session *s, bool *quit)
     return true;
 }
 
+/* The agreement's reader: the person's next line, false at the end of input. */
+static bool read_agreement_line(void *ctx, char *line, size_t len)
+{
+    play_session *s = ctx;
+    input_kind got;
+    while ((got = read_line(s, line, len)) == INPUT_CLOCK)
+        continue; /* the clocks stand still after two passes */
+    return got == INPUT_LINE;
+}
+
 static void announce_end(play_session *s)
 {
     tg_game *g = s->g;
     show_position(s);
     if (tg_game_over(g) && tg_game_result(g)->kind == TG_RESULT_NONE) {
         announce_score(g, true);
+    } else if (tg_game_result(g)->kind == TG_RESULT_SCORE && s->ctl.score.result.kind == TG_RESULT_SCORE) {
+        char count[1024];   /* counted with the agreed dead stones */
+        tg_score_explain(&s->ctl.score, tg_game_rules(g), count, sizeof count);
+        printf("Final count:\n%s\n", count);
     } else if (tg_game_over(g)) {
         char re[32], en[96];
         tg_result_to_sgf(tg_game_result(g), re, sizeof re);
@@ -720,11 +738,21 @@ int cmd_play(int argc, char **argv)
     }
     struct sigaction old_sigint;
     catch_interrupt(s->search, &old_sigint);
-    bool quit = false;
-    while (!quit && !interrupted && !tg_game_over(g)) {
-        if (tg_game_to_move(g) != o.human)
-            engine_move(s, tg_game_to_move(g));
-        else if (!human_turn(s, &quit))
+    bool quit = false, input_ended = false;
+    while (!quit && !interrupted && !input_ended) {
+        while (!quit && !interrupted && !tg_game_over(g)) {
+            if (tg_game_to_move(g) != o.human)
+                engine_move(s, tg_game_to_move(g));
+            else if (!human_turn(s, &quit)) {
+                input_ended = true;
+                break;
+            }
+        }
+        /* two passes: the dead stones are agreed, or play resumes (C9) */
+        if (quit || interrupted || input_ended || tg_control_phase_of(&s->ctl) != TG_PHASE_AGREEMENT)
+            break;
+        show_position(s);
+        if (play_agree_dead_stones(&s->ctl, o.human, session_now(s), read_agreement_line, s) != TG_PHASE_PLAY)
             break;
     }
     if (interrupted)

@@ -68,6 +68,26 @@ check "komi in SGF" "KM[0.5]" "$work/h.sgf"
 check "human is White" "PW[Human]" "$work/h.sgf"
 check "game counted" "Result:" "$work/h.txt"
 
+# Issue 41, item 3: after two passes the dead stones are agreed (C9).
+# Accepted at once: counted with tengen's dead stones.
+printf 'pass\naccept\n' |
+    "$tengen" play --size 9 --color white --handicap 2 --komi 0.5 --rules japanese --seed 3 \
+        --playouts 100 --sgf "$work/agree.sgf" >"$work/agree.txt" 2>&1
+check "agreement: tengen proposes" "tengen's dead stones: Black none; White none" "$work/agree.txt"
+check "agreement: counted" "Final count:" "$work/agree.txt"
+check "agreement: result" "Result: B+78.5" "$work/agree.txt"
+check "agreement: SGF result" "RE[B+78.5]" "$work/agree.sgf"
+# Disputed: the person marks C3 dead, tengen does not: play resumes, the
+# person (who claims it dead) to move; then both pass and the person accepts.
+printf 'pass\nc3\nZ9\ndone\npass\naccept\n' |
+    "$tengen" play --size 9 --color white --handicap 2 --komi 0.5 --rules japanese --seed 3 \
+        --playouts 100 --sgf "$work/dispute.sgf" >"$work/dispute.txt" 2>&1
+check "agreement: a chain marked dead" "The Black chain on c3 (1 stone) is now dead." "$work/dispute.txt"
+check "agreement: the person's count" "Your dead stones: Black C3; White none" "$work/dispute.txt"
+check "agreement: a bad line explained" "'Z9' is neither a vertex nor done" "$work/dispute.txt"
+check "agreement: dispute resumes play" "You and tengen disagree about the dead stones: play resumes, White to move." "$work/dispute.txt"
+check "agreement: counted after the resumption" "Final count:" "$work/dispute.txt"
+
 # A line longer than the reader's buffer is one line: one complaint, and
 # the next line is read as it was typed.
 # (Untimed and timed: both read through the same reader.)
