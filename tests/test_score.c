@@ -692,15 +692,32 @@ static void test_gnugo_finished_games(void **state)
         tg_result gnugo;
         assert_int_equal(tg_result_from_sgf(info.result, &gnugo), TG_OK);
         uint8_t dead[TG_MAX_POINTS];
-        tg_rng rng;
-        tg_rng_seed(&rng, 1);
-        tg_estimate_dead(tg_game_board(g), tg_game_to_move(g), tg_game_rules(g), 1000, &rng, dead);
+        tg_game_estimate_dead(g, 0, 0, dead);   /* the estimate every front end counts with */
         tg_score s;
         tg_score_game(g, dead, &s);
         int diff2 = signed_margin2(&s.result) - signed_margin2(&gnugo);
         if (s.result.winner != gnugo.winner || diff2 > 4 || diff2 < -4)
             fail_msg("%s: GNU Go %s, tengen margin %d half points", GNUGO_GAMES[i], info.result,
                      signed_margin2(&s.result));
+        tg_game_free(g);
+    }
+}
+
+/* tg_game_estimate_dead: one position, one answer, however often it is
+ * asked (issue 41, item 5); the side to move is part of the position. */
+static void test_position_estimate_is_deterministic(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof GNUGO_GAMES / sizeof *GNUGO_GAMES; i++) {
+        tg_sgf_info info;
+        tg_game *g = load_game(GNUGO_GAMES[i], &info);
+        uint8_t first[TG_MAX_POINTS], again[TG_MAX_POINTS], seeded[TG_MAX_POINTS];
+        tg_game_estimate_dead(g, 0, 0, first);
+        tg_game_estimate_dead(g, 200, 5, seeded);   /* another estimate between: no state is kept */
+        tg_game_estimate_dead(g, 0, 0, again);
+        assert_memory_equal(first, again, TG_MAX_POINTS);
+        tg_game_estimate_dead(g, TG_DEAD_PLAYOUTS, 0, again);
+        assert_memory_equal(first, again, TG_MAX_POINTS);
         tg_game_free(g);
     }
 }
@@ -732,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_T20_dead_stones_in_open_territory),
         cmocka_unit_test(test_territory_point_still_to_fill),
         cmocka_unit_test(test_score_explain),
+        cmocka_unit_test(test_position_estimate_is_deterministic),
         cmocka_unit_test(test_score_game_counts_prisoners),
         cmocka_unit_test(test_gnugo_finished_games),
     };
