@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "gtp_session.h"
+#include "tengen/score.h"
 
 /* ---- Playing ------------------------------------------------------------- */
 
@@ -252,6 +253,103 @@ static void test_final_status_consistent_with_score(void **state)
     tg_gtp_free(e);
 }
 
+/* A front end whose dead-stone judgement changes every time it is asked
+ * (a search reusing its tree does): G7 dead one time, alive the next. */
+static void fickle_dead_stones(void *ctx, const tg_game *g, uint8_t *dead)
+{
+    int *calls = ctx;
+    const tg_board *b = tg_game_board(g);
+    memset(dead, 0, TG_MAX_POINTS);
+    dead[tg_point_at(b, 6, 6)] = (uint8_t)(++*calls % 2);
+}
+
+/* Issue 41, item 5: final_score, final_status_list dead, final_score give
+ * one count and one dead list for one position, however the estimate is
+ * made, until a move changes the position. */
+static void test_one_count_per_position(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp_options opt;
+    tg_gtp_options_default(&opt);
+    opt.size = 9;
+    opt.player.ctx = &calls;
+    opt.player.dead_stones = fickle_dead_stones;
+    tg_gtp *e = tg_gtp_new(&opt);
+    assert_non_null(e);
+    gs_ok(e, "komi 0");
+    gs_ok(e, "play b c3");
+    gs_ok(e, "play w g7");
+    char score[32];
+    snprintf(score, sizeof score, "%s", gs_ok(e, "final_score"));
+    assert_string_equal(score, "B+81");
+    assert_string_equal(gs_ok(e, "final_status_list dead"), "G7");
+    assert_string_equal(gs_ok(e, "final_score"), score);
+    assert_string_equal(gs_ok(e, "final_status_list dead"), "G7");
+    assert_int_equal(calls, 1);
+    gs_ok(e, "play b pass");   /* a move: the position is asked again */
+    assert_string_equal(gs_ok(e, "final_status_list dead"), "");
+    assert_string_equal(gs_ok(e, "final_score"), "0");
+    assert_int_equal(calls, 2);
+    tg_gtp_free(e);
+}
+
+/* Without a front end's judgement the count is the position's own estimate,
+ * the one `tengen score` makes (tg_game_estimate_dead). */
+static void test_count_is_the_positions_estimate(void **state)
+{
+    (void)state;
+    tg_gtp *e = gs_new_engine(9);
+    const char *moves[] = {"play b c3", "play w g7", "play b c7", "play w g3", "play b e5",
+                           "play w f5", "play b d6", "play w e4", "play b g6", "play w pass"};
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        gs_ok(e, moves[i]);
+    uint8_t dead[TG_MAX_POINTS];
+    tg_game_estimate_dead(tg_gtp_game(e), 0, 0, dead);
+    tg_score expected;
+    tg_score_game(tg_gtp_game(e), dead, &expected);
+    char re[32];
+    tg_result_to_sgf(&expected.result, re, sizeof re);
+    assert_string_equal(gs_ok(e, "final_score"), re);
+    tg_gtp_free(e);
+}
+
+/* Issue 41, item 4: under simple ko a third occurrence of a situation ends
+ * the game (cycle=no-result), but in GTP the controller is the referee: its
+ * later moves are played, and final_score keeps the cycle's outcome.  The
+ * triple ko of CASES T11 (tests/data/golden/C7_T11_triple_ko_simple_ko.txt). */
+static void test_play_goes_on_after_a_cycle(void **state)
+{
+    (void)state;
+    tg_gtp *e = gs_new_engine(9);
+    gs_ok(e, "kgs-rules japanese");
+    const char *setup[] = {"play b B9", "play w A9", "play b D9", "play w B8", "play b C8",
+                           "play w C2", "play b B2", "play w H2", "play b G2", "play w B1",
+                           "play b A1", "play w D1", "play b F1", "play w G1", "play w J1"};
+    for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++)
+        gs_ok(e, setup[i]);
+    const char *cycle[] = {"play b C1", "play w C9", "play b H1", "play w B1", "play b B9", "play w G1"};
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < 6; i++)
+            gs_ok(e, cycle[i]);
+    assert_true(tg_game_over(tg_gtp_game(e)));
+    assert_int_equal(tg_game_cycle_result(tg_gtp_game(e)).kind, TG_RESULT_NO_RESULT);
+    gs_refused(e, "final_score", "no result: a cycle ended the game (the rules' cycle=no-result)");
+    /* the controller plays on: accepted, and the outcome stays */
+    gs_ok(e, "play b E5");
+    assert_int_equal(tg_game_move_count(tg_gtp_game(e)), 28);
+    gs_ok(e, "play w E4");
+    gs_refused(e, "final_score", "no result: a cycle ended the game (the rules' cycle=no-result)");
+    /* undo back past the cycle's move forgets it */
+    gs_ok(e, "undo");
+    gs_ok(e, "undo");
+    gs_ok(e, "undo");
+    assert_int_equal(tg_game_cycle_result(tg_gtp_game(e)).kind, TG_RESULT_NONE);
+    assert_false(tg_game_over(tg_gtp_game(e)));
+    assert_true(strlen(gs_ok(e, "final_score")) > 0);
+    tg_gtp_free(e);
+}
+
 /* ---- Showboard ----------------------------------------------------------- */
 
 static void test_showboard(void **state)
@@ -397,6 +495,9 @@ int main(void)
         cmocka_unit_test(test_genmove),
         cmocka_unit_test(test_final_score),
         cmocka_unit_test(test_final_status_consistent_with_score),
+        cmocka_unit_test(test_one_count_per_position),
+        cmocka_unit_test(test_play_goes_on_after_a_cycle),
+        cmocka_unit_test(test_count_is_the_positions_estimate),
         cmocka_unit_test(test_showboard),
         cmocka_unit_test(test_loadsgf),
         cmocka_unit_test(test_files_disabled),

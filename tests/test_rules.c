@@ -285,7 +285,12 @@ static void test_rules_from_sgf(void **state)
         const char *ru, *preset;
     } known[] = {{"Chinese", "chinese"}, {"Japanese", "japanese"},  {"AGA", "aga"},
                  {"NZ", "new-zealand"},   {"Tromp-Taylor", "tromp-taylor"}, {"Korean", "korean"},
-                 {"chinese", "chinese"}, {"japanese", "japanese"}};
+                 {"chinese", "chinese"}, {"japanese", "japanese"},
+                 /* issue 41, item 8: spellings found in real records */
+                 {"Tromp/Taylor", "tromp-taylor"}, {"TT--", "tromp-taylor"}, {"TT", "tromp-taylor"},
+                 {"Tromp Taylor", "tromp-taylor"}, {"Chinese rules", "chinese"},
+                 {"JAPANESE", "japanese"}, {"New Zealand", "new-zealand"}, {"nz-rules", "new-zealand"},
+                 {"Korean Rules", "korean"}};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         tg_rules r, expected = preset(known[i].preset);
         if (tg_rules_from_sgf(&r, known[i].ru) != TG_OK)
@@ -296,6 +301,8 @@ static void test_rules_from_sgf(void **state)
     }
     /* Ing (GOE): positional superko, suicide allowed, area (CASES T5, T10) */
     tg_rules r;
+    assert_int_equal(tg_rules_from_sgf(&r, "Ing's"), TG_OK);
+    assert_int_equal(r.ko, TG_KO_POSITIONAL);
     assert_int_equal(tg_rules_from_sgf(&r, "GOE"), TG_OK);
     assert_int_equal(r.ko, TG_KO_POSITIONAL);
     assert_true(r.suicide);

@@ -291,6 +291,80 @@ static const char *const T18_ROWS[] = {
     ".XO.O",
 };
 
+/* Issue 41, item 9: under territory counting a point its owner still has
+ * to fill is not territory.  E7 is a cutting stone whose last liberty is
+ * D7: White at D7 would capture it, so Black connects there before the
+ * count, and D7 is one point less of Black's territory (4, not 5).  Area
+ * counting is unchanged: the filling stone is area too. */
+static const char *const CUTTING_STONE_ROWS[] = {
+    "..X.XO.",
+    "..XXOO.",
+    "XXXOO..",
+    "OOOO...",
+    ".......",
+    ".......",
+    ".......",
+};
+
+static void test_territory_point_still_to_fill(void **state)
+{
+    (void)state;
+    tg_board b;
+    setup_board(&b, 7, CUTTING_STONE_ROWS);
+    tg_score s = score(&b, "japanese komi=0", "", 0);
+    assert_int_equal(s.territory[TG_BLACK], 4);
+    assert_int_equal(s.territory[TG_WHITE], 28);
+    assert_result(&s, TG_WHITE, 48);
+    s = score(&b, "chinese komi=0", "", 0);
+    assert_int_equal(s.stones[TG_BLACK] + s.territory[TG_BLACK], 12);
+    assert_int_equal(s.stones[TG_WHITE] + s.territory[TG_WHITE], 37);
+    /* connected: nothing more to fill, the same count */
+    tg_board c;
+    setup_board(&c, 7, CUTTING_STONE_ROWS);
+    assert_int_equal(tg_board_set_point(&c, vertex(&c, "D7"), TG_BLACK), TG_OK);
+    s = score(&c, "japanese komi=0", "", 0);
+    assert_int_equal(s.territory[TG_BLACK], 4);
+}
+
+/* Issue 41, item 2: the count is stated so that a person can check it:
+ * each side's parts, komi, compensation, the difference, points and stones. */
+static void test_score_explain(void **state)
+{
+    (void)state;
+    tg_board b;
+    setup_board(&b, 5, T18_ROWS);
+    tg_score s = score(&b, "chinese komi=7.5", "A4", 0);
+    tg_rules r;
+    rules_named(&r, "chinese komi=7.5");
+    char text[1024];
+    tg_score_explain(&s, &r, text, sizeof text);
+    assert_string_equal(text,
+                        "Count (area counting): Black 10 = 6 stones + 4 territory\n"
+                        "                       White 15 = 12 stones + 3 territory\n"
+                        "Black 10 - White 15 - komi 7.5 = -12.5 points for Black\n"
+                        "Result: W+12.5 — White wins by 6¼ stones (白胜6又1/4子; 1 stone = 2 points)");
+    s = score(&b, "japanese komi=6.5", "A4", 0);
+    rules_named(&r, "japanese komi=6.5");
+    tg_score_explain(&s, &r, text, sizeof text);
+    assert_string_equal(text,
+                        "Count (territory counting): Black 5 = 4 territory + 1 prisoners\n"
+                        "                            White 3 = 3 territory + 0 prisoners\n"
+                        "Black 5 - White 3 - komi 6.5 = -4.5 points for Black\n"
+                        "Result: W+4.5");
+    /* dame shared, and the handicap compensation */
+    tg_board empty;
+    setup_board(&empty, 5, (const char *const[]){".....", "..X..", ".....", "..O..", "....."});
+    s = score(&empty, "chinese komi=0.5", "", 2);
+    rules_named(&r, "chinese komi=0.5");
+    tg_score_explain(&s, &r, text, sizeof text);
+    assert_non_null(strstr(text, "Black 12.5 = 1 stone + 0 territory + 11.5 (half of 23 dame)\n"));
+    assert_non_null(strstr(text, "Black 12.5 - White 12.5 - komi 0.5 - handicap compensation 2 = -2.5 points"));
+    /* a short buffer is cut, never overrun */
+    char small[16];
+    assert_true(tg_score_explain(&s, &r, small, sizeof small) < sizeof small);
+    assert_int_equal(strlen(small), 15);
+}
+
 static void test_T18_strict_tromp_taylor(void **state)
 {
     (void)state;
@@ -618,15 +692,32 @@ static void test_gnugo_finished_games(void **state)
         tg_result gnugo;
         assert_int_equal(tg_result_from_sgf(info.result, &gnugo), TG_OK);
         uint8_t dead[TG_MAX_POINTS];
-        tg_rng rng;
-        tg_rng_seed(&rng, 1);
-        tg_estimate_dead(tg_game_board(g), tg_game_to_move(g), tg_game_rules(g), 1000, &rng, dead);
+        tg_game_estimate_dead(g, 0, 0, dead);   /* the estimate every front end counts with */
         tg_score s;
         tg_score_game(g, dead, &s);
         int diff2 = signed_margin2(&s.result) - signed_margin2(&gnugo);
         if (s.result.winner != gnugo.winner || diff2 > 4 || diff2 < -4)
             fail_msg("%s: GNU Go %s, tengen margin %d half points", GNUGO_GAMES[i], info.result,
                      signed_margin2(&s.result));
+        tg_game_free(g);
+    }
+}
+
+/* tg_game_estimate_dead: one position, one answer, however often it is
+ * asked (issue 41, item 5); the side to move is part of the position. */
+static void test_position_estimate_is_deterministic(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof GNUGO_GAMES / sizeof *GNUGO_GAMES; i++) {
+        tg_sgf_info info;
+        tg_game *g = load_game(GNUGO_GAMES[i], &info);
+        uint8_t first[TG_MAX_POINTS], again[TG_MAX_POINTS], seeded[TG_MAX_POINTS];
+        tg_game_estimate_dead(g, 0, 0, first);
+        tg_game_estimate_dead(g, 200, 5, seeded);   /* another estimate between: no state is kept */
+        tg_game_estimate_dead(g, 0, 0, again);
+        assert_memory_equal(first, again, TG_MAX_POINTS);
+        tg_game_estimate_dead(g, TG_DEAD_PLAYOUTS, 0, again);
+        assert_memory_equal(first, again, TG_MAX_POINTS);
         tg_game_free(g);
     }
 }
@@ -656,6 +747,9 @@ int main(void)
         cmocka_unit_test(test_estimate_dead_T18),
         cmocka_unit_test(test_estimate_dead_keeps_seki_alive),
         cmocka_unit_test(test_T20_dead_stones_in_open_territory),
+        cmocka_unit_test(test_territory_point_still_to_fill),
+        cmocka_unit_test(test_score_explain),
+        cmocka_unit_test(test_position_estimate_is_deterministic),
         cmocka_unit_test(test_score_game_counts_prisoners),
         cmocka_unit_test(test_gnugo_finished_games),
     };

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "tengen/score.h"
 #include "tengen/sgf.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -226,8 +227,6 @@ static void test_parse_errors(void **state)
         {"", 1, 1, "empty"},
         {"no game here", 1, 1, "no SGF game tree"},
         {"()", 1, 1, "no SGF game tree"},
-        {"(;B[aa]", 1, 8, "no ')' closes the game tree opened at line 1, column 1"},
-        {"(;B[aa]\n(;W[bb]", 2, 8, "opened at line 2, column 1"},
         {"(;C[abc\n", 1, 4, "no ']'"},
         {"(;C[abc\\]", 1, 4, "no ']'"},
         {"(;C[x]\n  B;W[aa])", 2, 3, "without a value"},
@@ -235,9 +234,9 @@ static void test_parse_errors(void **state)
         {"(;B[aa]\nXY\n\n", 2, 1, "without a value"},
         {"(;B[aa] 7)", 1, 9, "unexpected '7'"},
         {"(;B[aa]\n\x01)", 2, 1, "unexpected 0x01"},
-        {"(B[aa])", 1, 2, "before the first node"},
-        {"((;B[aa]))", 1, 2, "must begin with a node"},
         {"(;B[aa](;W[bb])C[x])", 1, 16, "after a variation"},
+        {"(;B[aa]((;W[bb])))", 1, 9, "must begin with a node"},
+        {"(;B[aa](W[bb]))", 1, 9, "before the first node"},
         {"(;C[\r\nline]\r\n ;B)", 3, 3, "without a value"},
         {"(;C[\rold mac]\r%)", 3, 1, "unexpected '%'"},
     };
@@ -254,6 +253,89 @@ static void test_parse_errors(void **state)
     tg_sgf_tree *tree = (tg_sgf_tree *)1;
     assert_int_equal(tg_sgf_parse(NULL, 0, &tree, NULL), TG_ERR_PARSE);
     assert_null(tree);
+}
+
+/* Issue 41, item 7: files other programs read are read, and each repair
+ * is noted with its place. */
+static void assert_repaired(const char *text, size_t len, int line, int column, const char *words)
+{
+    tg_sgf_tree *tree = NULL;
+    tg_sgf_error err = {0};
+    if (tg_sgf_parse(text, len, &tree, &err) != TG_OK)
+        fail_msg("\"%s\" refused: %d:%d: %s", text, err.line, err.column, err.message);
+    const tg_sgf_notes *notes = tg_sgf_tree_notes(tree);
+    if (notes->count != 1 || notes->note[0].line != line || notes->note[0].column != column ||
+        !strstr(notes->note[0].message, words))
+        fail_msg("\"%s\": %d notes, first %d:%d: %s", text, notes->count, notes->note[0].line,
+                 notes->note[0].column, notes->note[0].message);
+    assert_non_null(strstr(notes->note[0].message, "repaired"));
+    tg_game *g = NULL;
+    assert_int_equal(tg_sgf_game_from_tree(tg_sgf_tree_games(tree), -1, &g, NULL, NULL), TG_OK);
+    assert_int_equal(tg_game_move_count(g), 2);
+    tg_game_free(g);
+    tg_sgf_tree_free(tree);
+}
+
+static void test_parse_repairs(void **state)
+{
+    (void)state;
+    /* the final ')' missing (GNU Go and Sabaki read it) */
+    const char *text = "(;SZ[9];B[aa];W[bb]";
+    assert_repaired(text, strlen(text), 1, 20, "no ')' closes the game tree opened at line 1, column 1");
+    text = "(;SZ[9];B[aa]\n(;W[bb]";
+    assert_repaired(text, strlen(text), 2, 8, "opened at line 1, column 1");
+    /* a root with no ';' (Nihon Ki-in) */
+    text = "(SZ[9]\n;B[aa];W[bb])";
+    assert_repaired(text, strlen(text), 1, 2, "no ';' before its first property");
+    /* a '(' in the text before the game */
+    text = "Game record (c) 2003 Nihon Ki-in\n(;SZ[9];B[aa];W[bb])";
+    assert_repaired(text, strlen(text), 1, 13, "opens no game tree");
+    /* UTF-16 with a byte-order mark, both byte orders, a comment in Japanese */
+    const char *utf8 = "(;SZ[9]C[\xe6\xa3\x8b];B[aa];W[bb])";
+    unsigned char le[128], be[128];
+    size_t n = 2;
+    le[0] = 0xFF, le[1] = 0xFE, be[0] = 0xFE, be[1] = 0xFF;
+    for (const char *p = utf8; *p; p++) {
+        unsigned u = (unsigned char)*p;
+        if (u == 0xe6) {   /* U+68CB, the three bytes of 棋 */
+            u = 0x68CB;
+            p += 2;
+        }
+        le[n] = (unsigned char)(u & 0xFF), le[n + 1] = (unsigned char)(u >> 8);
+        be[n] = (unsigned char)(u >> 8), be[n + 1] = (unsigned char)(u & 0xFF);
+        n += 2;
+    }
+    assert_repaired((const char *)le, n, 1, 1, "UTF-16 (little-endian)");
+    assert_repaired((const char *)be, n, 1, 1, "UTF-16 (big-endian)");
+    tg_sgf_tree *tree;
+    assert_int_equal(tg_sgf_parse((const char *)le, n, &tree, NULL), TG_OK);
+    assert_string_equal(tg_sgf_property_text(tg_sgf_tree_games(tree), "C"), "\xe6\xa3\x8b");
+    tg_sgf_tree_free(tree);
+    /* a sound file: no notes */
+    text = "(;SZ[9];B[aa];W[bb])";
+    assert_int_equal(tg_sgf_parse(text, strlen(text), &tree, NULL), TG_OK);
+    assert_int_equal(tg_sgf_tree_notes(tree)->count, 0);
+    tg_sgf_tree_free(tree);
+}
+
+/* PL[1] and PL[2], as CGoban 1.9 writes them: Black and White. */
+static void test_load_numbered_player(void **state)
+{
+    (void)state;
+    tg_sgf_info info;
+    tg_game *g = load_ok("(;SZ[9]AB[cc]AW[gg]PL[2])", -1, &info);
+    assert_int_equal(tg_game_to_move(g), TG_WHITE);
+    assert_int_equal(info.notes.count, 1);
+    assert_non_null(strstr(info.notes.note[0].message, "PL[2] read as PL[W]"));
+    tg_game_free(g);
+    g = load_ok("(;SZ[9]AB[cc]AW[gg]PL[1])", -1, &info);
+    assert_int_equal(tg_game_to_move(g), TG_BLACK);
+    tg_game_free(g);
+    g = load_file("unclosed_tree.sgf", -1, &info);
+    assert_int_equal(tg_game_move_count(g), 3);
+    assert_int_equal(info.notes.count, 1);
+    assert_int_equal(info.notes.note[0].line, 4);
+    tg_game_free(g);
 }
 
 /* 100,000 variations each nested in the one before: nothing recursive. */
@@ -298,12 +380,13 @@ static void test_deep_variations(void **state)
     assert_int_equal(tg_sgf_tree_node_count(tree), DEPTH + 1);
     tg_sgf_tree_free(tree);
     assert_round_trip(text);
-    /* and truncated: an error, not a crash */
+    /* and truncated: the open trees end with the file, and that is said */
     text[n - DEPTH / 4] = '\0';
     tree = NULL;
     tg_sgf_error err;
-    assert_int_equal(tg_sgf_parse(text, strlen(text), &tree, &err), TG_ERR_PARSE);
-    assert_null(tree);
+    assert_int_equal(tg_sgf_parse(text, strlen(text), &tree, &err), TG_OK);
+    assert_int_equal(tg_sgf_tree_notes(tree)->count, 1);
+    tg_sgf_tree_free(tree);
     free(text);
 }
 
@@ -657,6 +740,40 @@ static void test_load_handicap_and_setup(void **state)
     assert_int_equal(color_at(g, "cc"), TG_BLACK);
     tg_game_free(g);
 
+    /* Issue 41, item 6: Fox writes the handicap stones in the second node;
+     * stones placed before the first move are the handicap wherever they are */
+    g = load_ok("(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]RU[Chinese];AB[cc][gg];W[cg];B[];W[])", -1, NULL);
+    assert_int_equal(tg_game_handicap(g), 2);
+    assert_int_equal(color_at(g, "gg"), TG_BLACK);
+    assert_int_equal(tg_game_move_count(g), 3);
+    assert_int_equal(tg_game_move(g, 0)->color, TG_WHITE);
+    tg_score score;
+    tg_score_game(g, NULL, &score);
+    char re[32];
+    tg_result_to_sgf(&score.result, re, sizeof re);
+    assert_string_equal(re, "W+1.5");   /* as with the AB in the root */
+    tg_game_free(g);
+    g = load_ok("(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]RU[Chinese]AB[cc][gg];W[cg];B[];W[])", -1, NULL);
+    tg_score_game(g, NULL, &score);
+    tg_result_to_sgf(&score.result, re, sizeof re);
+    assert_string_equal(re, "W+1.5");
+    tg_game_free(g);
+    /* split over nodes, and with a loadsgf stop before the first move */
+    g = load_ok("(;SZ[9]HA[3]AB[cc];AB[gg];AB[ee];W[cg])", 0, NULL);
+    assert_int_equal(tg_game_handicap(g), 3);
+    assert_int_equal(tg_game_to_move(g), TG_WHITE);
+    tg_game_free(g);
+    /* stones after the first move are setup, not handicap */
+    g = load_ok("(;SZ[9]HA[2]AB[cc];W[cg];AB[gg])", -1, NULL);
+    assert_int_equal(tg_game_handicap(g), 0);
+    assert_int_equal(color_at(g, "gg"), TG_BLACK);
+    tg_game_free(g);
+    /* white stones before the first move: plain setup */
+    g = load_ok("(;SZ[9]HA[2];AB[cc][gg]AW[ee];W[cg])", -1, NULL);
+    assert_int_equal(tg_game_handicap(g), 0);
+    assert_int_equal(color_at(g, "ee"), TG_WHITE);
+    tg_game_free(g);
+
     /* stopping before move 3 applies the setup made before it */
     g = load_file("setup.sgf", 2, NULL);
     assert_int_equal(tg_game_size(g), 9);
@@ -696,7 +813,6 @@ static void test_load_errors(void **state)
         {"bad/empty.sgf", 1, 1, "empty"},
         {"bad/garbage.sgf", 1, 1, "no SGF game tree"},
         {"bad/truncated.sgf", 2, 21, "no ']'"},
-        {"bad/unclosed_tree.sgf", 4, 1, "no ')'"},
         {"bad/occupied.sgf", 3, 2, "occupied"},
         {"bad/off_board.sgf", 2, 8, "off the board"},
         {"bad/size_30.sgf", 1, 8, "2 to 25"},
@@ -719,6 +835,62 @@ static void test_load_errors(void **state)
         assert_null(g);
         free(data);
     }
+}
+
+/* Issue 41, items 8 and 9: what the reader doubts in a file it reads is
+ * said, with its place, in the notes of tg_sgf_info. */
+static void test_load_notes_what_it_doubts(void **state)
+{
+    (void)state;
+    tg_sgf_info info;
+    /* rules spelt as records spell them: known, no note */
+    tg_game *g = load_ok("(;SZ[9]RU[Tromp/Taylor];B[ee])", -1, &info);
+    assert_string_equal(tg_game_rules(g)->name, "tromp-taylor");
+    assert_true(tg_game_rules(g)->suicide);
+    assert_int_equal(info.notes.count, 0);
+    tg_game_free(g);
+    g = load_ok("(;SZ[9]RU[TT--];B[ee])", -1, &info);
+    assert_string_equal(tg_game_rules(g)->name, "tromp-taylor");
+    tg_game_free(g);
+    /* unknown rules: counted under Chinese, and said */
+    g = load_ok("(;SZ[9]\nRU[Klingon];B[ee])", -1, &info);
+    assert_string_equal(tg_game_rules(g)->name, "chinese");
+    assert_int_equal(info.notes.count, 1);
+    assert_int_equal(info.notes.note[0].line, 2);
+    assert_int_equal(info.notes.note[0].column, 1);
+    assert_non_null(strstr(info.notes.note[0].message, "RU[Klingon]"));
+    assert_non_null(strstr(info.notes.note[0].message, "Chinese"));
+    tg_game_free(g);
+    /* a second KM: the first is the komi, and the second is said */
+    g = load_ok("(;SZ[9]KM[6.5]KM[0.5];B[ee])", -1, &info);
+    assert_int_equal(tg_game_rules(g)->komi2, 13);
+    assert_int_equal(info.notes.count, 1);
+    assert_int_equal(info.notes.note[0].column, 15);
+    assert_non_null(strstr(info.notes.note[0].message, "second KM[0.5]"));
+    tg_game_free(g);
+    /* the same through the tree */
+    tg_sgf_tree *tree;
+    const char *text = "(;SZ[9]RU[Klingon])";
+    assert_int_equal(tg_sgf_parse(text, strlen(text), &tree, NULL), TG_OK);
+    assert_int_equal(tg_sgf_game_from_tree(tg_sgf_tree_games(tree), -1, &g, &info, NULL), TG_OK);
+    assert_int_equal(info.notes.count, 1);
+    tg_game_free(g);
+    tg_sgf_tree_free(tree);
+}
+
+/* Issue 41, item 9: a move takes one value; B[dd][ee] is refused where it
+ * stands rather than played as two black stones. */
+static void test_load_refuses_two_values_in_a_move(void **state)
+{
+    (void)state;
+    const char *text = "(;SZ[9]\n;B[dd][ee];W[cc])";
+    tg_game *g = NULL;
+    tg_sgf_error err = {0};
+    assert_int_equal(tg_sgf_load_game(text, strlen(text), -1, &g, NULL, &err), TG_ERR_PARSE);
+    assert_null(g);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 2);
+    assert_non_null(strstr(err.message, "a move takes one value"));
 }
 
 /* ---- saving games -------------------------------------------------------- */
@@ -856,6 +1028,10 @@ int main(void)
         cmocka_unit_test(test_load_fox_and_ff3),
         cmocka_unit_test(test_load_rules_named_by_ru),
         cmocka_unit_test(test_load_handicap_and_setup),
+        cmocka_unit_test(test_parse_repairs),
+        cmocka_unit_test(test_load_numbered_player),
+        cmocka_unit_test(test_load_notes_what_it_doubts),
+        cmocka_unit_test(test_load_refuses_two_values_in_a_move),
         cmocka_unit_test(test_load_tolerates_records),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_save_round_trip),

@@ -112,6 +112,16 @@ tg_status tg_game_no_result(tg_game *g);
  * play resumes with `first` (the player who claims a group dead) to move.
  * Not allowed once a result is recorded. */
 tg_status tg_game_resume(tg_game *g, tg_color first);
+/* Play on after a repetition ended the game (simple ko, the cycle option)
+ * where the referee lets play go on: in GTP the controller is the referee.
+ * The game is open again, its result cleared; the cycle's outcome stays in
+ * tg_game_cycle_result.  TG_ERR_NOT_ALLOWED unless the last move ended the
+ * game by a cycle. */
+tg_status tg_game_play_on(tg_game *g);
+/* The outcome of the last cycle still in the history (undo past its move
+ * forgets it): TG_RESULT_NO_RESULT, or a draw under cycle=draw; kind
+ * TG_RESULT_NONE when there was none. */
+tg_result tg_game_cycle_result(const tg_game *g);
 /* Record the counted result of a finished game (after two passes). */
 void tg_game_set_result(tg_game *g, const tg_result *r);
 

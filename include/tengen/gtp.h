@@ -49,8 +49,10 @@ typedef tg_point (*tg_gtp_genmove_fn)(void *ctx, const tg_game *g, tg_color colo
 typedef struct tg_gtp_player {
     void *ctx;
     tg_gtp_genmove_fn genmove;
-    /* Dead stones for final_score and final_status_list (dead[p] = 1);
-     * NULL: the ownership estimate of score.h decides. */
+    /* Dead stones for final_score and final_status_list (dead[p] = 1),
+     * asked once per position: the engine keeps the answer until a move or
+     * the rules change it.  NULL: the position's estimate of score.h
+     * (tg_game_estimate_dead), as `tengen score` counts. */
     void (*dead_stones)(void *ctx, const tg_game *g, uint8_t *dead);
 } tg_gtp_player;
 
@@ -109,8 +111,8 @@ tg_status tg_gtp_genmove_with(tg_gtp *gtp, tg_color color, bool cleanup, tg_gtp_
 typedef struct tg_gtp_options {
     int size;                    /* initial board size, 2..25 */
     tg_rules rules;              /* initial rules, komi included */
-    uint64_t seed;               /* for genmove and the dead-stone estimate */
-    int playouts;                /* ownership playouts per decision; 0 = defaults */
+    uint64_t seed;               /* for the baseline player's genmove */
+    int playouts;                /* the baseline player's playouts per move; 0 = defaults */
     tg_gtp_read_fn read_file;    /* NULL: loadsgf answers "cannot load file" */
     tg_gtp_write_fn write_file;  /* NULL: printsgf FILE answers "cannot save file" */
     void *file_ctx;              /* passed to both */
@@ -118,6 +120,12 @@ typedef struct tg_gtp_options {
     const tg_gtp_extension *extensions; /* the front end's own commands */
     int extension_count;
     void *extension_ctx;         /* passed to their run */
+    /* Warnings for the person behind the controller, which the protocol
+     * has no room for (loadsgf: rules the record names that tengen does
+     * not know, what the reader repaired), one sentence each; the front
+     * end shows them on standard error.  NULL: dropped. */
+    void (*warn)(void *ctx, const char *message);
+    void *warn_ctx;
 } tg_gtp_options;
 
 /* 19x19, Chinese rules, seed 1, default playouts, no file access. */

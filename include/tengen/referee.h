@@ -81,7 +81,7 @@ typedef struct tg_referee_config {
     tg_dispute_policy dispute;
     int timeout_ms;               /* answers no clock bounds (setup, genmove without a
                                      clock, final_status_list); 0: wait for ever */
-    int estimate_playouts;        /* dead-stone estimate; 0: 400 */
+    int estimate_playouts;        /* dead-stone estimate; 0: TG_DEAD_PLAYOUTS */
     const tg_move *opening;       /* moves both engines are told before play starts */
     int opening_len;
     uint64_t seed;                /* the estimator's random numbers */

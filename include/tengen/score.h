@@ -55,4 +55,27 @@ void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int pl
 void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
                       tg_rng *rng, uint8_t *dead);
 
+/* The count as the rules state it, for a person to check the arithmetic
+ * (issue 41): each side's points and their parts, the komi and handicap
+ * compensation, the difference, and the result in points and, under area
+ * counting, in stones:
+ *   Count (area counting): Black 40 = 36 stones + 3 territory + 1 (half of 2 dame)
+ *                          White 41 = 35 stones + 5 territory + 1 (half of 2 dame)
+ *   Black 40 - White 41 - komi 7.5 = -8.5 points for Black
+ *   Result: W+8.5 — White wins by 4¼ stones (白胜4又1/4子; 1 stone = 2 points)
+ * Lines end with '\n' except the last.  Writes at most len bytes (NUL
+ * included) and returns the length written. */
+size_t tg_score_explain(const tg_score *s, const tg_rules *r, char *buf, size_t len);
+
+/* Ownership playouts of the position's own estimate (tg_game_estimate_dead). */
+#define TG_DEAD_PLAYOUTS 1000
+
+/* The dead stones of the game's position as every front end counts them
+ * (`tengen score`, GTP final_score and final_status_list, the referee):
+ * tg_estimate_dead with the rng seeded from `seed` and the position itself
+ * (stones, side to move, size), so that one position gets one answer however
+ * often and by whichever command it is asked.  playouts <= 0 means
+ * TG_DEAD_PLAYOUTS; seed 0 is the default of every front end. */
+void tg_game_estimate_dead(const tg_game *g, int playouts, uint64_t seed, uint8_t *dead);
+
 #endif

@@ -17,6 +17,16 @@ typedef struct tg_sgf_error {
     char message[160];
 } tg_sgf_error;
 
+/* What a reader repaired, or doubts, in a file it still read (a missing
+ * final ')', rules it does not know, a repeated KM ...): where, and a
+ * sentence.  Front ends show them as warnings; the first TG_SGF_MAX_NOTES
+ * are kept, `count` counts them all. */
+#define TG_SGF_MAX_NOTES 8
+typedef struct tg_sgf_notes {
+    int count;
+    tg_sgf_error note[TG_SGF_MAX_NOTES];
+} tg_sgf_notes;
+
 /* One move's clock as SGF records it in the move's node, for the player
  * who made the move: BL/WL (seconds left) and OB/OW (moves or byo-yomi
  * periods left; see tg_clock_sgf_left in clock.h). */
@@ -47,6 +57,10 @@ typedef struct tg_sgf_info {
      * clocks with tg_sgf_main_line_clocks. */
     const tg_sgf_move_clock *clocks;
     int clock_count;
+    /* Loading: the reader's repairs (tg_sgf_load_game) and what it doubts
+     * in the game (rules it does not know and counts as Chinese, a
+     * repeated root property).  Ignored when saving. */
+    tg_sgf_notes notes;
 } tg_sgf_info;
 
 /* Load the first game of an SGF collection and replay its main line, at
@@ -109,7 +123,10 @@ typedef struct tg_sgf_tree tg_sgf_tree;
  * contain: text before, between and after game trees is skipped; FF[3]
  * identifiers keep only their uppercase letters ("AddBlack" is AB) and one
  * with no uppercase letter is dropped with its values; an empty game tree
- * "()" is ignored.  Anything else that breaks the grammar is an error: on
+ * "()" is ignored.  It repairs, and says so in tg_sgf_tree_notes: a root
+ * written without its ';', game trees the file does not close, UTF-16 text
+ * with a byte-order mark, a '(' in the text before a game that opens none.
+ * Anything else that breaks the grammar is an error: on
  * error *out is NULL and err (if not NULL) gives the 1-based line and
  * column (in bytes) and a message.  Time is linear in the input; the tree
  * takes at most 40 bytes per input byte (a bare ";" is a 40-byte node; a
@@ -117,6 +134,9 @@ typedef struct tg_sgf_tree tg_sgf_tree;
  * node that repeats an identifier (which FF[4] forbids) holds it twice, and
  * tg_sgf_property_find gives the first. */
 tg_status tg_sgf_parse(const char *data, size_t len, tg_sgf_tree **out, tg_sgf_error *err);
+
+/* What the parse repaired to read the file (see tg_sgf_parse). */
+const tg_sgf_notes *tg_sgf_tree_notes(const tg_sgf_tree *tree);
 
 /* An empty collection to build in memory; NULL when out of memory. */
 tg_sgf_tree *tg_sgf_tree_new(void);

@@ -89,3 +89,13 @@ int cli_load_weights(const char *cmd, const char *option, const char *path)
     }
     return 0;
 }
+
+void cli_print_sgf_notes(const char *path, const tg_sgf_notes *notes)
+{
+    int kept = notes->count < TG_SGF_MAX_NOTES ? notes->count : TG_SGF_MAX_NOTES;
+    for (int i = 0; i < kept; i++)
+        fprintf(stderr, "%s:%d:%d: warning: %s\n", path, notes->note[i].line, notes->note[i].column,
+                notes->note[i].message);
+    if (notes->count > kept)
+        fprintf(stderr, "%s: warning: %d more\n", path, notes->count - kept);
+}

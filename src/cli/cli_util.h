@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "tengen/game.h"
+#include "tengen/sgf.h"
 
 /* Parse a decimal integer in [lo, hi]; 0 on success. */
 int cli_parse_int(const char *text, int lo, int hi, int *out);
@@ -23,5 +24,8 @@ int cli_load_weights(const char *cmd, const char *option, const char *path);
 /* The board with coordinates, star points, the last move in brackets,
  * captures and the side to move. */
 void cli_print_board(FILE *out, const tg_game *g);
+/* The SGF reader's notes on standard error, "PATH:LINE:COL: warning: ...",
+ * with a last line for those not kept. */
+void cli_print_sgf_notes(const char *path, const tg_sgf_notes *notes);
 
 #endif

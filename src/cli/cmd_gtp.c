@@ -39,8 +39,10 @@ static void usage(FILE *out)
             "                  may be repeated (default: chinese)\n"
             "  --komi K        komi, an integer or half-integer (default: the rules')\n"
             "  --size N        initial board size, 2..25 (default: 19)\n"
-            "  --seed N        random seed for move generation and scoring (default: 1)\n"
-            "  --playouts N    playouts per move (and per dead-stone estimate); with a\n"
+            "  --seed N        random seed for move generation (default: 1); final_score\n"
+            "                  and final_status_list count as tengen score does, one\n"
+            "                  answer per position\n"
+            "  --playouts N    playouts per move; with a\n"
             "                  clock or --time-per-move, whichever limit comes first\n"
             "                  (default: the clock decides; without one 10000 playouts\n"
             "                  or 10 s a move)\n"
@@ -387,6 +389,13 @@ static void serve(tg_gtp *gtp, gtp_input *in)
         tg_gtp_finish(gtp, write_answer, stdout);
 }
 
+/* The engine's warnings (loadsgf) for the person behind the controller. */
+static void warn_on_stderr(void *ctx, const char *message)
+{
+    (void)ctx;
+    fprintf(stderr, "tengen gtp: %s\n", message);
+}
+
 int cmd_gtp(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -409,6 +418,7 @@ int cmd_gtp(int argc, char **argv)
     }
     opt.read_file = read_file;
     opt.write_file = write_file;
+    opt.warn = warn_on_stderr;
     gtp_player player;
     if (!gtp_player_init(&player, &cfg)) {
         fprintf(stderr, "tengen gtp: out of memory for the search tree\n");

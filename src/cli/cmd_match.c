@@ -6,12 +6,14 @@
  * score, shows a progress line, prints the results table and the Elo, and
  * turns Ctrl-C into a clean stop.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,7 +43,9 @@ static void match_usage(FILE *out)
             "usage: tengen match --engine NAME=COMMAND --engine NAME=COMMAND [options]\n\n"
             "Referee games between GTP engines: every move checked under the rules, the\n"
             "clock kept and enforced by the referee, crashes, hangs, garbage and illegal\n"
-            "moves lost by forfeit (the engine is restarted and the match goes on).\n\n"
+            "moves lost by forfeit (the engine is restarted and the match goes on).  An\n"
+            "illegal move forfeits (reason \"illegal\") whatever the ruleset's own policy,\n"
+            "unless --rules names another one with illegal=reject or illegal=void.\n\n"
             "engines and schedule:\n"
             "  --engine NAME=CMD   an engine: a name and the shell command that starts it\n"
             "                      (twice for a match, more with --tournament)\n"
@@ -61,8 +65,9 @@ static void match_usage(FILE *out)
             "rules:\n"
             "  --size N            board size, 2..25 (default 19)\n"
             "  --rules R           ruleset preset and key=value overrides, e.g. \"japanese\",\n"
-            "                      \"chinese illegal=lose\" (default chinese); the illegal=\n"
-            "                      option is the referee's policy: reject, void, lose\n"
+            "                      \"chinese illegal=void\" (default chinese); the illegal=\n"
+            "                      option is the referee's policy: reject, void, or lose\n"
+            "                      (the default here, as engine referees do)\n"
             "  --komi K            komi (default: the rules')\n"
             "  --handicap N        fixed handicap stones, 2..9 (default none)\n"
             "  --time SPEC         none (default), absolute:300, byoyomi:600+5x30,\n"
@@ -177,6 +182,15 @@ static void defaults(match_options *o)
     tg_rules_default(&o->game.rules);
 }
 
+/* Whether the --rules text names the illegal-move policy itself. */
+static bool names_illegal_policy(const char *rules)
+{
+    for (const char *w = rules; *w; w++)
+        if ((w == rules || isspace((unsigned char)w[-1])) && !strncasecmp(w, "illegal=", 8))
+            return true;
+    return false;
+}
+
 /* Cross-option checks; 0 when the options make a match. */
 static int check_options(match_options *o, const char *rules, int komi2)
 {
@@ -187,6 +201,10 @@ static int check_options(match_options *o, const char *rules, int komi2)
     }
     if (komi2 != INT32_MIN)
         o->game.rules.komi2 = komi2;
+    /* The human policies of R6 (void, warnings) are for people at a board;
+     * engine referees (CGOS, KGS, gogui-twogtp) forfeit an illegal move. */
+    if (!names_illegal_policy(rules))
+        o->game.rules.illegal = TG_ILLEGAL_LOSE;
     if (o->engine_count < 2) {
         fprintf(stderr, "tengen match: give at least two --engine NAME=COMMAND\n");
         return -1;

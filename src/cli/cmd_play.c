@@ -3,7 +3,8 @@
  *
  * The board is drawn with coordinates after every move, the last move in
  * brackets and the captures beside it.  The person types a vertex, `pass`,
- * `undo`, `resign`, `score`, `help` or `quit`; the game is written as SGF
+ * `undo`, `resign`, `score`, `help` or `quit`; after two passes the dead
+ * stones are agreed (play_agreement.c); the game is written as SGF
  * when it ends (or is left: `quit`, the end of input, or Ctrl-C, which stops
  * the engine's thinking too), and the exit status is 1 if it could not be
  * (130 after Ctrl-C, the game saved).
@@ -31,6 +32,7 @@
 
 #include "cli/commands.h"
 #include "cli/cli_util.h"
+#include "cli/play_agreement.h"
 #include "tengen/control.h"
 #include "tengen/player.h"
 #include "tengen/search.h"
@@ -82,7 +84,9 @@ static void play_usage(FILE *out)
             "                    simple to take an overrun of the last period as a pass\n"
             "                    instead of a loss (default none; undo is off in timed games)\n"
             "  --help            this text\n\n"
-            "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit.\n");
+            "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit.\n"
+            "After two passes tengen proposes the dead stones: accept them, or mark chains dead\n"
+            "or alive by a vertex and type done; if you disagree, play resumes (C9).\n");
 }
 
 static int parse_play_options(int argc, char **argv, play_options *o)
@@ -176,23 +180,15 @@ static int parse_play_options(int argc, char **argv, play_options *o)
     return 0;
 }
 
-static void announce_score(tg_game *g, tg_rng *rng, bool final)
+static void announce_score(tg_game *g, bool final)
 {
     uint8_t dead[TG_MAX_POINTS];
     tg_score score;
-    tg_estimate_dead(tg_game_board(g), tg_game_to_move(g), tg_game_rules(g), 256, rng, dead);
+    tg_game_estimate_dead(g, 0, 0, dead);
     tg_score_game(g, dead, &score);
-    char re[32], en[96], zh[96];
-    tg_result_to_sgf(&score.result, re, sizeof re);
-    tg_result_in_stones(&score.result, false, en, sizeof en);
-    tg_result_in_stones(&score.result, true, zh, sizeof zh);
-    printf("%s: Black %.1f, White %.1f (komi and compensation included in the result)\n",
-           final ? "Final count" : "Count if the game ended now", score.black2 / 2.0,
-           score.white2 / 2.0);
-    if (tg_game_rules(g)->scoring == TG_SCORING_AREA)
-        printf("Result: %s — %s (%s)\n", re, en, zh);
-    else
-        printf("Result: %s\n", re);
+    char count[1024];
+    tg_score_explain(&score, tg_game_rules(g), count, sizeof count);
+    printf("%s\n%s\n", final ? "Final count:" : "Count if the game ended now:", count);
     if (final)
         tg_game_set_result(g, &score.result);
 }
@@ -614,7 +610,7 @@ static void handle_input(play_session *s, const char *line, bool *quit)
     } else if (!strcasecmp(line, "resign")) {
         tg_control_resign(&s->ctl, o->human);
     } else if (!strcasecmp(line, "score")) {
-        announce_score(g, &s->rng, false);
+        announce_score(g, false);
     } else if (!strcasecmp(line, "undo")) {
         if (s->timed) {
             printf("Undo is not available in a timed game.\n");
@@ -655,12 +651,26 @@ static bool human_turn(play_session *s, bool *quit)
     return true;
 }
 
+/* The agreement's reader: the person's next line, false at the end of input. */
+static bool read_agreement_line(void *ctx, char *line, size_t len)
+{
+    play_session *s = ctx;
+    input_kind got;
+    while ((got = read_line(s, line, len)) == INPUT_CLOCK)
+        continue; /* the clocks stand still after two passes */
+    return got == INPUT_LINE;
+}
+
 static void announce_end(play_session *s)
 {
     tg_game *g = s->g;
     show_position(s);
     if (tg_game_over(g) && tg_game_result(g)->kind == TG_RESULT_NONE) {
-        announce_score(g, &s->rng, true);
+        announce_score(g, true);
+    } else if (tg_game_result(g)->kind == TG_RESULT_SCORE && s->ctl.score.result.kind == TG_RESULT_SCORE) {
+        char count[1024];   /* counted with the agreed dead stones */
+        tg_score_explain(&s->ctl.score, tg_game_rules(g), count, sizeof count);
+        printf("Final count:\n%s\n", count);
     } else if (tg_game_over(g)) {
         char re[32], en[96];
         tg_result_to_sgf(tg_game_result(g), re, sizeof re);
@@ -733,11 +743,21 @@ int cmd_play(int argc, char **argv)
     }
     struct sigaction old_sigint;
     catch_interrupt(s->search, &old_sigint);
-    bool quit = false;
-    while (!quit && !interrupted && !tg_game_over(g)) {
-        if (tg_game_to_move(g) != o.human)
-            engine_move(s, tg_game_to_move(g));
-        else if (!human_turn(s, &quit))
+    bool quit = false, input_ended = false;
+    while (!quit && !interrupted && !input_ended) {
+        while (!quit && !interrupted && !tg_game_over(g)) {
+            if (tg_game_to_move(g) != o.human)
+                engine_move(s, tg_game_to_move(g));
+            else if (!human_turn(s, &quit)) {
+                input_ended = true;
+                break;
+            }
+        }
+        /* two passes: the dead stones are agreed, or play resumes (C9) */
+        if (quit || interrupted || input_ended || tg_control_phase_of(&s->ctl) != TG_PHASE_AGREEMENT)
+            break;
+        show_position(s);
+        if (play_agree_dead_stones(&s->ctl, o.human, session_now(s), read_agreement_line, s) != TG_PHASE_PLAY)
             break;
     }
     if (interrupted)

@@ -36,8 +36,9 @@ static void usage(FILE *out)
             "  --dead MODE        estimate: dead stones from Benson's unconditional life and\n"
             "                     Monte-Carlo ownership (default); none: every stone lives\n"
             "  --playouts N       playouts of the ownership estimate (default 1000)\n"
-            "  --seed N           seed of the playouts (default 1); the same seed gives the\n"
-            "                     same answer\n"
+            "  --seed N           seed of the playouts, mixed with the position (default 0);\n"
+            "                     one position and seed give one answer, and by default\n"
+            "                     the count is the one GTP final_score and the referee give\n"
             "  --json             print one JSON object instead of the table\n"
             "  -h, --help         show this help\n\n"
             "Under dead=keep rules (tromp-taylor) every stone on the board counts as alive.\n"
@@ -58,7 +59,7 @@ static bool parse_number(const char *text, long long min, long long max, long lo
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, score_options *o)
 {
-    *o = (score_options){NULL, true, 1000, 1, false, NULL};
+    *o = (score_options){NULL, true, TG_DEAD_PLAYOUTS, 0, false, NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -102,13 +103,17 @@ static tg_game *load(const char *path)
     }
     tg_game *g = NULL;
     tg_sgf_error err = {0, 0, ""};
-    tg_status st = tg_sgf_load_game(data, len, -1, &g, NULL, &err);
+    tg_sgf_info *info = malloc(sizeof *info);
+    tg_status st = info ? tg_sgf_load_game(data, len, -1, &g, info, &err) : TG_ERR_NO_MEMORY;
     free(data);
     if (st != TG_OK || !g) {
         fprintf(stderr, "%s:%d:%d: %s\n", path, err.line, err.column,
                 err.message[0] ? err.message : tg_status_text(st));
+        free(info);
         return NULL;
     }
+    cli_print_sgf_notes(path, &info->notes);
+    free(info);
     return g;
 }
 
@@ -238,12 +243,8 @@ int cmd_score(int argc, char **argv)
     }
     uint8_t dead[TG_MAX_POINTS];
     memset(dead, 0, sizeof dead);
-    if (o.estimate_dead) {
-        tg_rng rng;
-        tg_rng_seed(&rng, o.seed);
-        tg_estimate_dead(tg_game_board(g), tg_game_to_move(g), tg_game_rules(g), o.playouts,
-                         &rng, dead);
-    }
+    if (o.estimate_dead)
+        tg_game_estimate_dead(g, o.playouts, o.seed, dead);
     tg_score s;
     tg_score_game(g, dead, &s);
     if (o.json)

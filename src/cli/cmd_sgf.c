@@ -21,6 +21,9 @@ static void usage(FILE *out)
             "check      parse each file and replay the main line of every game in it\n"
             "           under the rules its RU property names; print FILE:LINE:COL: message\n"
             "           for the first problem of a file.  Exit status 1 if any file fails.\n"
+            "           What the reader repaired to read a file, and what it doubts\n"
+            "           (rules it does not know, a repeated KM), are printed as\n"
+            "           FILE:LINE:COL: warning: message; the file still passes.\n"
             "           -q  print nothing for files that pass\n"
             "normalize  parse FILE and write the whole collection (every game and\n"
             "           variation, every property) to standard output as tengen writes\n"
@@ -49,16 +52,23 @@ static int check_file(const char *path, bool quiet)
         report(path, &err);
         return 1;
     }
+    cli_print_sgf_notes(path, tg_sgf_tree_notes(tree));
     int games = 0;
+    tg_sgf_info *info = malloc(sizeof *info);
+    if (!info)
+        st = TG_ERR_NO_MEMORY;
     for (const tg_sgf_node *root = tg_sgf_tree_games(tree); root && st == TG_OK;
          root = root->sibling, games++) {
         tg_game *game;
-        st = tg_sgf_game_from_tree(root, -1, &game, NULL, &err);
-        if (st == TG_OK)
+        st = tg_sgf_game_from_tree(root, -1, &game, info, &err);
+        if (st == TG_OK) {
+            cli_print_sgf_notes(path, &info->notes);
             tg_game_free(game);
-        else
+        } else {
             report(path, &err);
+        }
     }
+    free(info);
     if (st == TG_OK && !quiet)
         printf("%s: ok (%d game%s, %zu nodes)\n", path, games, games == 1 ? "" : "s",
                tg_sgf_tree_node_count(tree));

@@ -2,8 +2,11 @@
  * gtp_player.c — connects the tree search (tengen/search.h) to the GTP
  * engine (tengen/gtp.h): genmove asks the search with limits taken from,
  * in order, --playouts and --time-per-move, the GTP clock (time_settings,
- * kgs-time_settings, time_left), or the defaults; the dead stones of
- * final_score and final_status_list come from a search's ownership map.
+ * kgs-time_settings, time_left), or the defaults.  The dead stones of
+ * final_score and final_status_list are the GTP engine's own estimate for
+ * the position, the one `tengen score` and the referee make: a search's
+ * ownership depends on the tree it reuses and could count one position two
+ * ways.
  */
 #include <string.h>
 
@@ -12,7 +15,6 @@
 
 #define DEFAULT_PLAYOUTS 10000
 #define DEFAULT_SECONDS 10.0
-#define SCORE_PLAYOUTS 2000
 
 void gtp_player_config_default(gtp_player_config *cfg)
 {
@@ -42,19 +44,6 @@ static tg_point genmove(void *ctx, const tg_game *g, tg_color color, const tg_gt
     return tg_search_genmove(p->search, g, color, &l, cleanup);
 }
 
-/* The dead stones by a search of the position for the side to move (the
- * ownership of its playouts), unless the rules keep every stone. */
-static void dead_stones(void *ctx, const tg_game *g, uint8_t *dead)
-{
-    gtp_player *p = ctx;
-    memset(dead, 0, TG_MAX_POINTS);
-    if (!tg_game_rules(g)->dead_removed)
-        return;
-    tg_search_limits l = {.playouts = p->cfg.playouts > 0 ? p->cfg.playouts : SCORE_PLAYOUTS};
-    tg_search_run(p->search, g, tg_game_to_move(g), &l, 0, NULL, NULL);
-    tg_search_dead_stones(p->search, tg_game_board(g), dead);
-}
-
 bool gtp_player_init(gtp_player *p, const gtp_player_config *cfg)
 {
     p->cfg = *cfg;
@@ -78,5 +67,4 @@ void gtp_player_hook(gtp_player *p, tg_gtp_player *hook)
         return;
     hook->ctx = p;
     hook->genmove = genmove;
-    hook->dead_stones = dead_stones;
 }

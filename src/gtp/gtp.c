@@ -120,6 +120,8 @@ tg_gtp *tg_gtp_new(const tg_gtp_options *opt)
     e->extensions = opt->extensions;
     e->extension_count = opt->extensions ? opt->extension_count : 0;
     e->extension_ctx = opt->extension_ctx;
+    e->warn = opt->warn;
+    e->warn_ctx = opt->warn_ctx;
     clock_reset(&e->clock);
     return e;
 }
@@ -150,7 +152,7 @@ tg_game *gtp_game_in_play(tg_gtp *e, tg_color color)
     if (!tg_game_over(e->game))
         return e->game;
     tg_game *copy = tg_game_clone(e->game);
-    if (copy && tg_game_resume(copy, color) != TG_OK) {
+    if (copy && tg_game_play_on(copy) != TG_OK && tg_game_resume(copy, color) != TG_OK) {
         tg_game_free(copy);
         copy = NULL;
     }

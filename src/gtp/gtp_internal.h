@@ -62,6 +62,18 @@ struct tg_gtp_reply {
     bool after_newline;       /* the text sent so far ends a line */
 };
 
+/* The dead stones final_score and final_status_list last answered from, and
+ * the position they belong to: one position gets one dead list, whichever
+ * command asks, until a move (or a change of rules) changes it. */
+typedef struct gtp_dead_cache {
+    bool valid;
+    uint64_t board_hash;
+    int size;
+    tg_color to_move;
+    tg_rules rules;
+    uint8_t dead[TG_MAX_POINTS];
+} gtp_dead_cache;
+
 struct tg_gtp {
     tg_game *game;
     uint64_t seed;
@@ -74,7 +86,10 @@ struct tg_gtp {
     const tg_gtp_extension *extensions;
     int extension_count;
     void *extension_ctx;
+    void (*warn)(void *ctx, const char *message);
+    void *warn_ctx;
     tg_gtp_clock clock;
+    gtp_dead_cache dead_cache;
     bool quit;
     gtp_line line;
     gtp_text body;      /* the answer's text, written by the handler */
@@ -126,8 +141,9 @@ void gtp_put_vertex(tg_gtp *e, tg_point p);
 /* Replace the engine's game (the old one is freed). */
 void gtp_set_game(tg_gtp *e, tg_game *g);
 /* The game a move by `color` is tried on: the engine's own while it is in
- * play, or a resumed copy once two passes have ended it (in GTP the
- * controller is the referee, so play goes on).  NULL when that fails.
+ * play, or a resumed copy once two passes or a cycle have ended it (in GTP
+ * the controller is the referee, so play goes on; a cycle's outcome stays
+ * for final_score).  NULL when that fails.
  * Keep the copy with gtp_commit_game, or drop it with gtp_drop_game. */
 tg_game *gtp_game_in_play(tg_gtp *e, tg_color color);
 void gtp_commit_game(tg_gtp *e, tg_game *g);

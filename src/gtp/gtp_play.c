@@ -6,8 +6,9 @@
  * genmove of front-end commands that choose the move their own way.
  *
  * The colour always comes from the command (GTP lets the controller decide
- * who moves), and a game ended by two passes goes on when a move arrives:
- * in GTP the controller is the referee.
+ * who moves), and a game ended by two passes or by a cycle goes on when a
+ * move arrives: in GTP the controller is the referee (a cycle's outcome is
+ * kept for final_score).
  */
 #include "gtp/gtp_internal.h"
 
@@ -57,7 +58,7 @@ static tg_status generate_move(tg_gtp *e, tg_color color, bool cleanup, bool pla
 {
     tg_game *g = gtp_game_in_play(e, color);
     if (!g) {
-        *move = TG_PASS; /* the game cannot go on (a cycle ended it without result) */
+        *move = TG_PASS; /* the game cannot go on (out of memory for its copy) */
         return TG_OK;
     }
     *move = ask_player(e, g, color, cleanup, genmove, ctx);

@@ -4,19 +4,19 @@
  * final_status_list, loadsgf and printsgf.
  *
  * final_score and final_status_list agree on the dead stones: both take
- * them from the estimator seeded by the position itself, so asking twice,
- * or asking both, gives one consistent answer.
+ * them from one estimate per position (the front end's, or the estimator of
+ * score.h seeded by the position itself, as `tengen score` counts), kept
+ * until the position changes, so asking twice, or asking both, gives one
+ * consistent answer.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gtp/gtp_internal.h"
 #include "tengen/score.h"
 #include "tengen/sgf.h"
-
-/* Ownership playouts for the dead-stone estimate when none are configured. */
-#define GTP_SCORE_PLAYOUTS 256
 
 /* ---- showboard ---------------------------------------------------------- */
 
@@ -65,28 +65,48 @@ int gtp_cmd_captures(tg_gtp *e, int argc, char **argv)
 
 /* ---- Scoring ------------------------------------------------------------ */
 
+static bool dead_cache_holds(const gtp_dead_cache *c, const tg_game *g)
+{
+    const tg_board *b = tg_game_board(g);
+    return c->valid && c->board_hash == b->hash && c->size == b->size &&
+           c->to_move == tg_game_to_move(g) && !memcmp(&c->rules, tg_game_rules(g), sizeof c->rules);
+}
+
 /* The dead stones, dead[p] != 0: none when the rules keep every stone on
- * the board (Tromp-Taylor), else the estimate for this position. */
-static void find_dead_stones(const tg_gtp *e, uint8_t *dead)
+ * the board (Tromp-Taylor), else the estimate for this position, made once
+ * and kept while the position stands. */
+static void find_dead_stones(tg_gtp *e, uint8_t *dead)
 {
     const tg_game *g = e->game;
-    const tg_rules *rules = tg_game_rules(g);
-    memset(dead, 0, TG_MAX_POINTS);
-    if (!rules->dead_removed)
-        return;
-    tg_rng rng;
-    tg_rng_seed(&rng, e->seed ^ tg_game_hash(g));
-    if (e->player.dead_stones) {
-        e->player.dead_stones(e->player.ctx, g, dead);
-        return;
+    gtp_dead_cache *c = &e->dead_cache;
+    if (!dead_cache_holds(c, g)) {
+        memset(c->dead, 0, sizeof c->dead);
+        if (tg_game_rules(g)->dead_removed) {
+            if (e->player.dead_stones)
+                e->player.dead_stones(e->player.ctx, g, c->dead);
+            else
+                tg_game_estimate_dead(g, 0, 0, c->dead);
+        }
+        c->board_hash = tg_game_board(g)->hash;
+        c->size = tg_game_board(g)->size;
+        c->to_move = tg_game_to_move(g);
+        memcpy(&c->rules, tg_game_rules(g), sizeof c->rules);
+        c->valid = true;
     }
-    int playouts = e->playouts > 0 ? e->playouts : GTP_SCORE_PLAYOUTS;
-    tg_estimate_dead(tg_game_board(g), tg_game_to_move(g), rules, playouts, &rng, dead);
+    memcpy(dead, c->dead, TG_MAX_POINTS);
 }
 
 int gtp_cmd_final_score(tg_gtp *e, int argc, char **argv)
 {
     (void)argc, (void)argv;
+    /* A cycle decided the game, whatever the controller played after it. */
+    tg_result cycle = tg_game_cycle_result(e->game);
+    if (cycle.kind == TG_RESULT_NO_RESULT)
+        return gtp_fail(e, "no result: a cycle ended the game (the rules' cycle=no-result)");
+    if (cycle.kind == TG_RESULT_SCORE) {
+        gtp_text_puts(&e->body, "0");
+        return 0;
+    }
     uint8_t dead[TG_MAX_POINTS];
     find_dead_stones(e, dead);
     tg_score score;
@@ -176,8 +196,20 @@ int gtp_cmd_loadsgf(tg_gtp *e, int argc, char **argv)
         return gtp_fail(e, "cannot load file");
     tg_game *g = NULL;
     tg_sgf_error err = {0};
-    tg_status st = tg_sgf_load_game(data, len, argc == 2 ? (int)move_number - 1 : -1, &g, NULL, &err);
+    tg_sgf_info *info = malloc(sizeof *info);
+    tg_status st = info ? tg_sgf_load_game(data, len, argc == 2 ? (int)move_number - 1 : -1, &g, info, &err)
+                        : TG_ERR_NO_MEMORY;
     free(data);
+    if (st == TG_OK && g && e->warn) {
+        int kept = info->notes.count < TG_SGF_MAX_NOTES ? info->notes.count : TG_SGF_MAX_NOTES;
+        for (int i = 0; i < kept; i++) {
+            char line[256];
+            const tg_sgf_error *n = &info->notes.note[i];
+            snprintf(line, sizeof line, "%.60s:%d:%d: warning: %s", argv[0], n->line, n->column, n->message);
+            e->warn(e->warn_ctx, line);
+        }
+    }
+    free(info);
     if (st != TG_OK || !g) {
         tg_game_free(g);
         gtp_text_clear(&e->body);

@@ -65,13 +65,11 @@ static void adjudicate(game_runner *r, const uint8_t *dead, const char *how)
     r->over = true;
 }
 
+/* The position's own estimate, the count `tengen score` and GTP final_score
+ * give for it. */
 static void estimate_dead(const game_runner *r, uint8_t *dead)
 {
-    tg_rng rng;
-    tg_rng_seed(&rng, r->cfg->seed);
-    int playouts = r->cfg->estimate_playouts > 0 ? r->cfg->estimate_playouts : 400;
-    tg_estimate_dead(tg_game_board(r->game), tg_game_to_move(r->game), &r->cfg->rules, playouts,
-                     &rng, dead);
+    tg_game_estimate_dead(r->game, r->cfg->estimate_playouts, 0, dead);
 }
 
 /* final_status_list dead as a mask; false when the engine cannot say. */

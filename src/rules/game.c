@@ -37,6 +37,10 @@ struct tg_game {
     bool over;
     bool ended_by_action;     /* resignation, time, forfeit, ruling: undo reopens */
     tg_result result;
+    /* The last repetition that ended the game (simple ko): its outcome and
+     * the number of plies then; cycle_plies 0 when none is in the history. */
+    tg_result cycle_result;
+    int cycle_plies;
     tg_undo_log log;
     ply *plies;
     int nplies, cap_plies;
@@ -149,6 +153,7 @@ void tg_game_clear(tg_game *g)
     g->passes = 0;
     g->over = g->ended_by_action = false;
     memset(&g->result, 0, sizeof g->result);
+    g->cycle_plies = 0;
     g->nplies = 0;
     g->base_ply = 0;
     g->nsetups = 0;
@@ -339,8 +344,24 @@ tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flag
         g->over = true; /* counting decides the result: tg_game_set_result */
     } else if (g->rules.ko == TG_KO_SIMPLE && cycle_occurrences(g) >= 3) {
         end_game(g, g->rules.cycle == TG_CYCLE_DRAW ? TG_RESULT_SCORE : TG_RESULT_NO_RESULT, TG_EMPTY);
+        g->cycle_result = g->result;
+        g->cycle_plies = g->nplies;
     }
     return TG_OK;
+}
+
+tg_status tg_game_play_on(tg_game *g)
+{
+    if (!g->over || g->ended_by_action || g->cycle_plies != g->nplies || g->cycle_plies == 0)
+        return TG_ERR_NOT_ALLOWED;
+    g->over = false;
+    memset(&g->result, 0, sizeof g->result);
+    return TG_OK;
+}
+
+tg_result tg_game_cycle_result(const tg_game *g)
+{
+    return g->cycle_plies ? g->cycle_result : (tg_result){0};
 }
 
 tg_status tg_game_undo(tg_game *g)
@@ -353,6 +374,8 @@ tg_status tg_game_undo(tg_game *g)
     if (g->nplies == g->base_ply || g->log.count == 0)
         return TG_ERR_NOT_ALLOWED;
     const ply *pl = &g->plies[--g->nplies];
+    if (g->nplies < g->cycle_plies)
+        g->cycle_plies = 0;
     tg_board_undo(&g->board, &g->log);
     assert(tg_board_consistent(&g->board));
     g->nsituations--;

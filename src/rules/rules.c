@@ -47,13 +47,35 @@ static const struct {
     {"tt", "tromp-taylor"},  {"tromptaylor", "tromp-taylor"}, {"stone-scoring", "ancient"},
 };
 
+/* A name as records spell it reduced to its lowercase letters and digits,
+ * without a trailing "rules": "Tromp/Taylor", "TT--", "tromp_taylor" and
+ * "Chinese rules" become "tromptaylor", "tt", "tromptaylor", "chinese". */
+static void squeeze(const char *name, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *name && n + 1 < len; name++)
+        if (isalnum((unsigned char)*name))
+            out[n++] = (char)tolower((unsigned char)*name);
+    out[n] = 0;
+    if (n > 5 && !strcmp(out + n - 5, "rules"))
+        out[n - 5] = 0;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    char x[64], y[64];
+    squeeze(a, x, sizeof x);
+    squeeze(b, y, sizeof y);
+    return x[0] && !strcmp(x, y);
+}
+
 static const preset *find_preset(const char *name)
 {
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (!strcasecmp(name, aliases[i].alias))
+        if (same_name(name, aliases[i].alias))
             name = aliases[i].name;
     for (size_t i = 0; i < NPRESETS; i++)
-        if (!strcasecmp(name, presets[i].name))
+        if (same_name(name, presets[i].name))
             return &presets[i];
     return NULL;
 }
@@ -261,7 +283,7 @@ tg_status tg_rules_from_sgf(tg_rules *r, const char *ru)
         return TG_OK;
     /* Ing's rules (SGF "GOE"): area counting, multi-stone suicide allowed,
      * positional superko (CASES T5, T10) */
-    if (!strcasecmp(word, "GOE") || !strcasecmp(word, "Ing")) {
+    if (same_name(word, "GOE") || same_name(word, "Ing") || same_name(word, "Ings")) {
         tg_rules_apply(r, "new-zealand ko=positional komi=7.5", NULL, 0);
         return TG_OK;
     }
@@ -276,12 +298,15 @@ tg_status tg_rules_from_sgf(tg_rules *r, const char *ru)
 
 void tg_rules_to_sgf(const tg_rules *r, char *buf, size_t len)
 {
-    /* A preset whose options are untouched is written by its SGF name. */
+    /* A preset whose options are untouched is written by its SGF name.  The
+     * illegal-move policy is what a referee does during play (R6), not how
+     * the record is counted, so it does not make a preset custom here. */
     static const char *const sgf_names[] = {"Chinese", "Japanese", "Korean", "AGA", "NZ",
                                             "Tromp-Taylor", "ancient"};
     for (size_t i = 0; i < NPRESETS; i++) {
         tg_rules p = presets[i].rules;
         p.komi2 = r->komi2;
+        p.illegal = r->illegal;
         if (!strcmp(r->name, presets[i].name) && !memcmp(&p, r, offsetof(tg_rules, komi2))) {
             snprintf(buf, len, "%s", sgf_names[i]);
             return;

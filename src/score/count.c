@@ -14,7 +14,9 @@
  *     territory that shares no liberty with the opponent once the dame are
  *     filled).  Surrounded points outside such regions (eyes of groups in
  *     seki) are reported with the dame;
- *   - under tax=all each independent-life region costs its owner 2 points.
+ *   - under tax=all each independent-life region costs its owner 2 points;
+ *   - under territory counting a point its owner still has to fill (the
+ *     last liberty of a chain once the dame are filled) is not territory.
  *
  * Totals are in half points.  Area with tax=none: 2*(stones + territory) +
  * dame, so each side gets half of every dame and seki point (C10; T16:
@@ -64,6 +66,52 @@ static void region_borders(const tg_board *b, const uint8_t *col, const int16_t 
     }
 }
 
+/* Under territory counting, the points a player still has to fill
+ * (must_fill[p] = 1): once the dame are filled, a chain of C whose only
+ * liberty left is a point of C's territory is in atari there, and C must
+ * connect on it (the false eye of a cutting stone) before the count, as
+ * the Japanese rules' players do and CGoban counts.  region_owner[r] is the
+ * owner of empty region r, TG_EMPTY for dame. */
+static void find_points_to_fill(const tg_board *b, const uint8_t *col, const int16_t *region,
+                                const uint8_t *region_owner, uint8_t *must_fill)
+{
+    memset(must_fill, 0, TG_MAX_POINTS);
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        uint8_t member[TG_MAX_POINTS];
+        int16_t chain[TG_MAX_POINTS];
+        tg_point only_liberty[TG_MAX_POINTS];
+        int liberties[TG_MAX_POINTS];
+        for (tg_point p = 0; p < b->npoints; p++)
+            member[p] = col[p] == c;
+        int chains = score_label_components(b, member, chain);
+        memset(liberties, 0, sizeof liberties[0] * (size_t)chains);
+        for (tg_point p = 0; p < b->npoints; p++) {
+            if (region[p] < 0 || region_owner[region[p]] != c)
+                continue;
+            tg_point nb[4];
+            int16_t seen[4];   /* the chains already counted at this liberty */
+            score_neighbours(b, p, nb);
+            int k = 0;
+            for (int i = 0; i < 4; i++) {
+                if (col[nb[i]] != c)
+                    continue;
+                int16_t ch = chain[nb[i]];
+                bool again = false;
+                for (int j = 0; j < k; j++)
+                    again |= seen[j] == ch;
+                if (again)
+                    continue;
+                seen[k++] = ch;
+                liberties[ch]++;
+                only_liberty[ch] = p;
+            }
+        }
+        for (int ch = 0; ch < chains; ch++)
+            if (liberties[ch] == 1)
+                must_fill[only_liberty[ch]] = 1;
+    }
+}
+
 /* Territory and dame of the stones col, with the tax of the rules. */
 static void count_empty_points(const tg_board *b, const tg_rules *r, const uint8_t *dead,
                                const uint8_t *col, tg_score *out)
@@ -83,14 +131,19 @@ static void count_empty_points(const tg_board *b, const tg_rules *r, const uint8
                 out->groups_taxed[c] = regions;
         }
     }
+    uint8_t owner[TG_MAX_POINTS], must_fill[TG_MAX_POINTS];
+    for (int i = 0; i < n; i++)
+        owner[i] = borders[i] == (1u << TG_BLACK) ? TG_BLACK
+                   : borders[i] == (1u << TG_WHITE) ? TG_WHITE : TG_EMPTY;
+    memset(must_fill, 0, sizeof must_fill);
+    if (r->scoring == TG_SCORING_TERRITORY)
+        find_points_to_fill(b, col, region, owner, must_fill);
     for (tg_point p = 0; p < b->npoints; p++) {
         if (region[p] < 0)
             continue;
-        uint8_t mask = borders[region[p]];
-        tg_color owner = mask == (1u << TG_BLACK) ? TG_BLACK
-                         : mask == (1u << TG_WHITE) ? TG_WHITE : TG_EMPTY;
-        if (owner != TG_EMPTY && (r->tax == TG_TAX_NONE || independent[owner][p]))
-            out->territory[owner]++;
+        tg_color c = owner[region[p]];
+        if (c != TG_EMPTY && !must_fill[p] && (r->tax == TG_TAX_NONE || independent[c][p]))
+            out->territory[c]++;
         else
             out->dame++;
     }

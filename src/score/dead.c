@@ -134,3 +134,18 @@ void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, in
             dead[p] = 1;
     }
 }
+
+void tg_game_estimate_dead(const tg_game *g, int playouts, uint64_t seed, uint8_t *dead)
+{
+    const tg_board *b = tg_game_board(g);
+    tg_color to_move = tg_game_to_move(g);
+    /* The board's hash covers the stones only; the side to move and the
+     * size change what the playouts see, so they are part of the key. */
+    uint64_t key = b->hash ^ (uint64_t)b->size * 0x9e3779b97f4a7c15ull;
+    if (to_move == TG_WHITE)
+        key ^= 0xc2b2ae3d27d4eb4full;
+    tg_rng rng;
+    tg_rng_seed(&rng, seed ^ key);
+    tg_estimate_dead(b, to_move, tg_game_rules(g), playouts > 0 ? playouts : TG_DEAD_PLAYOUTS, &rng,
+                     dead);
+}

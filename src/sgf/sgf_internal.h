@@ -52,6 +52,7 @@ void sgf_arena_free(sgf_arena *arena);
 
 struct tg_sgf_tree {
     tg_sgf_node top;        /* sentinel: its children are the roots of the games */
+    tg_sgf_notes notes;     /* the parser's repairs */
     tg_sgf_node *last_game; /* tail of top's children, for O(1) appends */
     size_t node_count;
     sgf_arena arena;
@@ -102,6 +103,9 @@ void sgf_copy_simple_text(char *dst, size_t capacity, const tg_sgf_value *value)
 
 /* Fill err (which may be NULL) with a position and a formatted message. */
 void sgf_error_set(tg_sgf_error *err, int line, int column, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Add a note (kept when there is room, counted always). */
+void sgf_note_add(tg_sgf_notes *notes, int line, int column, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
 /* The same, at the position of a property (0:0 when built in memory). */
 void sgf_error_at_property(tg_sgf_error *err, const tg_sgf_property *prop, const char *format,

@@ -11,8 +11,9 @@
  *
  * Choices where files differ:
  *   - no KM: the komi of the ruleset (RU, else Chinese 7.5);
- *   - HA[n] with exactly n black AB stones (and no AW AE) in the root is a
- *     handicap (tg_game_place_handicap); any other root stones are setup;
+ *   - HA[n] with exactly n black AB stones (and no AW AE) before the first
+ *     move, in the root or in the nodes after it (Fox puts them in the
+ *     second), is a handicap (tg_game_place_handicap); other stones are setup;
  *   - a move after two passes resumes the game (C9: play went on because
  *     the players disagreed about the dead stones);
  *   - RE is kept in the information, not applied: the game stays open;
@@ -33,6 +34,7 @@ typedef struct loader {
     int max_moves;       /* < 0: all */
     int moves;           /* moves played so far */
     bool stopped;        /* max_moves reached */
+    tg_sgf_notes notes;  /* what the replay doubts (unknown rules, repeated KM) */
     tg_point points[TG_MAX_POINTS];
 } loader;
 
@@ -71,14 +73,40 @@ static tg_status read_size(const tg_sgf_node *root, int *size, tg_sgf_error *err
     return TG_OK;
 }
 
-static tg_status read_rules(const tg_sgf_node *root, tg_rules *rules, tg_sgf_error *err)
+/* The second property `id` of node, if the file repeats it (FF[4] forbids it). */
+static const tg_sgf_property *repeated(const tg_sgf_node *node, const char *id)
 {
-    const char *ru = tg_sgf_property_text(root, "RU");
-    if (!ru || tg_rules_from_sgf(rules, ru) != TG_OK)
+    const tg_sgf_property *first = tg_sgf_property_find(node, id);
+    for (const tg_sgf_property *prop = first ? first->next : NULL; prop; prop = prop->next)
+        if (!strcmp(prop->id, id))
+            return prop;
+    return NULL;
+}
+
+static tg_status read_rules(const tg_sgf_node *root, tg_rules *rules, tg_sgf_notes *notes,
+                            tg_sgf_error *err)
+{
+    const tg_sgf_property *ru_prop = tg_sgf_property_find(root, "RU");
+    const char *ru = ru_prop ? ru_prop->values->text : NULL;
+    bool known = ru && tg_rules_from_sgf(rules, ru) == TG_OK;
+    if (!known)
         tg_rules_default(rules);   /* unknown rules: the default, as documented in rules.h */
-    const tg_sgf_property *km = tg_sgf_property_find(root, "KM");
+    if (ru && !known) {
+        char shown[41];
+        sgf_copy_simple_text(shown, sizeof shown, ru_prop->values);
+        sgf_note_add(notes, ru_prop->line, ru_prop->column,
+                     "RU[%s]: rules tengen does not know; counted under Chinese rules", shown);
+    }
+    const tg_sgf_property *km = tg_sgf_property_find(root, "KM"), *again = repeated(root, "KM");
     if (!km)
         return TG_OK;
+    if (again) {
+        char first[41], second[41];
+        sgf_copy_simple_text(first, sizeof first, km->values);
+        sgf_copy_simple_text(second, sizeof second, again->values);
+        sgf_note_add(notes, again->line, again->column,
+                     "a second KM[%s] in the root; the first, KM[%s], is the komi", second, first);
+    }
     tg_status st = tg_sgf_decode_komi(km->values->text, &rules->komi2);
     if (st == TG_ERR_INVALID)
         return bad_property(err, km, "komi beyond 400 points");
@@ -134,31 +162,51 @@ static tg_status apply_player(loader *ld, const tg_sgf_node *node)
     if (!pl)
         return TG_OK;
     char c = pl->values->text[0];
+    if ((c == '1' || c == '2') && pl->values->text[1] == '\0') {   /* CGoban 1.9 */
+        sgf_note_add(&ld->notes, pl->line, pl->column, "repaired: PL[%c] read as PL[%c]", c,
+                     c == '1' ? 'B' : 'W');
+        c = c == '1' ? 'B' : 'W';
+    }
     if ((c != 'B' && c != 'b' && c != 'W' && c != 'w') || pl->values->text[1] != '\0')
         return bad_property(ld->err, pl, "the player is neither B nor W");
     tg_game_set_to_move(ld->game, (c == 'B' || c == 'b') ? TG_BLACK : TG_WHITE);
     return TG_OK;
 }
 
-/* HA[n] with exactly n black stones and nothing else set up in the root:
- * the handicap of tg_game_place_handicap.  True when placed that way. */
-static bool place_handicap(loader *ld, const tg_sgf_node *root)
+static bool has_move(const tg_sgf_node *node)
+{
+    return tg_sgf_property_find(node, "B") || tg_sgf_property_find(node, "W");
+}
+
+/* HA[n] (in the root) with exactly n black stones and nothing else set up
+ * before the first move, whichever nodes hold them (Fox writes them in the
+ * second node): the handicap of tg_game_place_handicap.  Returns the last
+ * node whose setup that placed, or NULL when there is no such handicap. */
+static const tg_sgf_node *place_handicap(loader *ld, const tg_sgf_node *root)
 {
     const char *ha = tg_sgf_property_text(root, "HA");
-    int handicap, setups = 0;
-    const tg_sgf_property *ab = NULL;
+    int handicap, n = 0;
+    const tg_sgf_node *last = NULL;
+    tg_point stones[TG_MAX_POINTS];
     if (!ha || tg_sgf_decode_number(ha, &handicap) != TG_OK || handicap < 2)
-        return false;
-    for (const tg_sgf_property *prop = root->properties; prop; prop = prop->next)
-        if (setup_color(prop->id) != TG_OFFBOARD) {
-            setups++;
-            ab = prop;
+        return NULL;
+    for (const tg_sgf_node *node = root; node; node = node->child) {
+        for (const tg_sgf_property *prop = node->properties; prop; prop = prop->next) {
+            tg_color color = setup_color(prop->id);
+            if (color == TG_OFFBOARD)
+                continue;
+            tg_status st;
+            int k = color == TG_BLACK ? tg_sgf_decode_points(tg_game_board(ld->game), prop, stones, &st) : -1;
+            if (k < 0 || n + k > handicap)
+                return NULL;
+            memcpy(ld->points + n, stones, sizeof stones[0] * (size_t)k);
+            n += k;
+            last = node;
         }
-    if (setups != 1 || setup_color(ab->id) != TG_BLACK)
-        return false;
-    tg_status st;
-    int n = tg_sgf_decode_points(tg_game_board(ld->game), ab, ld->points, &st);
-    return n == handicap && tg_game_place_handicap(ld->game, ld->points, n) == TG_OK;
+        if (has_move(node))
+            break;
+    }
+    return n == handicap && tg_game_place_handicap(ld->game, ld->points, n) == TG_OK ? last : NULL;
 }
 
 /* ---- moves ------------------------------------------------------------ */
@@ -187,6 +235,8 @@ static tg_status apply_moves(loader *ld, const tg_sgf_node *node)
         bool black = !strcmp(prop->id, "B"), white = !strcmp(prop->id, "W");
         if (!black && !white)
             continue;
+        if (prop->values->next)   /* B[dd][ee] would be two stones in one move */
+            return bad_property(ld->err, prop, "a move takes one value");
         for (const tg_sgf_value *value = prop->values; value; value = value->next) {
             if (ld->max_moves >= 0 && ld->moves >= ld->max_moves) {
                 ld->stopped = true;
@@ -209,15 +259,14 @@ static tg_status apply_moves(loader *ld, const tg_sgf_node *node)
 static tg_status replay_main_line(loader *ld, const tg_sgf_node *root)
 {
     tg_status st = TG_OK;
-    if (!place_handicap(ld, root))
-        st = apply_setup(ld, root);
-    if (st == TG_OK)
-        st = apply_player(ld, root);
-    if (st == TG_OK)
-        st = apply_moves(ld, root);
-    for (const tg_sgf_node *node = root->child; node && st == TG_OK && !ld->stopped;
-         node = node->child) {
-        st = apply_setup(ld, node);
+    /* the nodes up to handicap_end had their setup placed as the handicap */
+    const tg_sgf_node *handicap_end = place_handicap(ld, root);
+    bool in_handicap = handicap_end != NULL;
+    for (const tg_sgf_node *node = root; node && st == TG_OK && !ld->stopped; node = node->child) {
+        if (!in_handicap)
+            st = apply_setup(ld, node);
+        if (node == handicap_end)
+            in_handicap = false;
         if (st == TG_OK)
             st = apply_player(ld, node);
         if (st == TG_OK)
@@ -276,7 +325,8 @@ int tg_sgf_main_line_clocks(const tg_sgf_node *root, tg_sgf_move_clock *out, int
 
 /* ---- entry points ----------------------------------------------------- */
 
-static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_error *err)
+static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_notes *notes,
+                          tg_sgf_error *err)
 {
     int size;
     tg_rules rules;
@@ -284,7 +334,7 @@ static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_error *
     if (st == TG_OK)
         st = read_size(root, &size, err);
     if (st == TG_OK)
-        st = read_rules(root, &rules, err);
+        st = read_rules(root, &rules, notes, err);
     if (st != TG_OK)
         return st;
     *out = tg_game_new(size, &rules);
@@ -309,12 +359,14 @@ tg_status tg_sgf_game_from_tree(const tg_sgf_node *root, int max_moves, tg_game 
         return TG_ERR_NO_MEMORY;
     }
     *ld = (loader){.err = err, .max_moves = max_moves};
-    tg_status st = new_game(root, &ld->game, err);
+    tg_status st = new_game(root, &ld->game, &ld->notes, err);
     if (st == TG_OK)
         st = replay_main_line(ld, root);
     if (st == TG_OK) {
-        if (info)
+        if (info) {
             read_info(root, info);
+            info->notes = ld->notes;
+        }
         *out = ld->game;
     } else {
         tg_game_free(ld->game);
@@ -332,6 +384,17 @@ tg_status tg_sgf_load_game(const char *data, size_t len, int max_moves, tg_game 
     if (st != TG_OK)
         return st;
     st = tg_sgf_game_from_tree(tg_sgf_tree_games(tree), max_moves, out, info, err);
+    if (st == TG_OK && info) {
+        /* the parse's repairs first, as they come first in the file */
+        tg_sgf_notes all = *tg_sgf_tree_notes(tree);
+        int kept = info->notes.count < TG_SGF_MAX_NOTES ? info->notes.count : TG_SGF_MAX_NOTES;
+        for (int i = 0; i < kept; i++) {
+            const tg_sgf_error *n = &info->notes.note[i];
+            sgf_note_add(&all, n->line, n->column, "%s", n->message);
+        }
+        all.count += info->notes.count - kept;
+        info->notes = all;
+    }
     tg_sgf_tree_free(tree);
     return st;
 }

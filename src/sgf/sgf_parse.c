@@ -9,11 +9,15 @@
  * when it held a backslash.
  *
  * Tolerance, as real files need it: text outside game trees is skipped (a
- * BOM, mail headers, a stray ')'); FF[3] identifiers such as "AddBlack" keep
- * their uppercase letters; an identifier with no uppercase letter is dropped
- * with its values; "()" is ignored; a node after a closed variation
- * ("(;a(;b);c)") becomes one more variation.  Everything else that breaks
- * the grammar stops the parse with the line and column of the problem.
+ * BOM, mail headers, a stray ')', a '(' that opens no game tree); FF[3]
+ * identifiers such as "AddBlack" keep their uppercase letters; an
+ * identifier with no uppercase letter is dropped with its values; "()" is
+ * ignored; a node after a closed variation ("(;a(;b);c)") becomes one more
+ * variation.  Repairs, each noted in the tree's notes with its place: a
+ * root written without its ';' (Nihon Ki-in), game trees the file ends
+ * without closing (GNU Go and Sabaki read them), UTF-16 text with a
+ * byte-order mark.  Everything else that breaks the grammar stops the parse
+ * with the line and column of the problem.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -87,17 +91,48 @@ static void skip_space(parser *ps)
     ps->p = p;
 }
 
-/* Outside any game tree: everything up to the next '(' is ignored. */
+static bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+
+static const char *past_space(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' || *p == '\f'))
+        p++;
+    return p;
+}
+
+/* Whether the '(' at p opens a game tree: what follows it is a node (';'),
+ * a property (an uppercase identifier and '[': a root written without its
+ * ';', as Nihon Ki-in records are), or a ')' closing an empty tree.  A '('
+ * in the text before a game ("(c) 2003", "(see below)") opens none. */
+static bool opens_game_tree(const char *p, const char *end)
+{
+    p = past_space(p + 1, end);
+    if (p < end && (*p == ';' || *p == ')'))
+        return true;
+    const char *id = p;
+    while (p < end && *p >= 'A' && *p <= 'Z')
+        p++;
+    p = past_space(p, end);
+    return p > id && p < end && *p == '[';
+}
+
+/* Outside any game tree: everything up to the next '(' that opens one is
+ * ignored. */
 static void skip_to_game_tree(parser *ps)
 {
     const char *p = ps->p;
-    for (; p < ps->end && *p != '('; p++)
+    bool skipped_paren = false;
+    for (; p < ps->end && (*p != '(' || !opens_game_tree(p, ps->end)); p++) {
         if (*p == '\n' || *p == '\r')
             count_line_break(ps, p);
+        if (*p == '(' && !skipped_paren) {
+            skipped_paren = true;
+            sgf_note_add(&ps->tree->notes, ps->line, column_at(ps, p),
+                         "repaired: a '(' in the text outside a game opens no game tree; skipped");
+        }
+    }
     ps->p = p;
 }
-
-static bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 
 /* ---- game trees and nodes -------------------------------------------- */
 
@@ -130,7 +165,9 @@ static void close_game_tree(parser *ps)
     ps->p++;
 }
 
-static tg_status read_node(parser *ps)
+/* A node at ps->p: its ';' is consumed, or there is none (a root written
+ * without it). */
+static tg_status read_node(parser *ps, bool has_semicolon)
 {
     tg_sgf_tree *tree = ps->tree;
     tg_sgf_node *node = sgf_node_new(tree);
@@ -158,7 +195,7 @@ static tg_status read_node(parser *ps)
     ps->current = node;
     ps->last_child = NULL;
     ps->after_variation = false;
-    ps->p++;
+    ps->p += has_semicolon;
     return TG_OK;
 }
 
@@ -272,6 +309,16 @@ static tg_status read_identifier(parser *ps, tg_sgf_property **out)
 static tg_status read_property(parser *ps, tg_sgf_property ***tail)
 {
     const char *start = ps->p;
+    const frame *f = &ps->stack[ps->depth - 1];
+    if (!f->first && ps->depth == 1) {
+        sgf_note_add(&ps->tree->notes, ps->line, column_at(ps, start),
+                     "repaired: the game tree opened at line %d, column %d has no ';' before "
+                     "its first property; read as its root node", f->line, f->column);
+        tg_status st = read_node(ps, false);
+        if (st != TG_OK)
+            return st;
+        *tail = &ps->current->properties;
+    }
     if (!ps->stack[ps->depth - 1].first)
         return fail_at(ps, start, "property before the first node: expected ';'");
     if (ps->after_variation || !*tail)
@@ -342,7 +389,7 @@ static tg_status parse_game_trees(parser *ps)
             tail = NULL;
             break;
         case ';':
-            st = read_node(ps);
+            st = read_node(ps, true);
             tail = &ps->current->properties;
             break;
         default:
@@ -358,11 +405,13 @@ static tg_status parse_game_trees(parser *ps)
 static tg_status finish(parser *ps, const char *data)
 {
     if (ps->depth) {
-        const frame *f = &ps->stack[ps->depth - 1];
-        sgf_error_set(ps->err, ps->line, column_at(ps, ps->end),
-                      "unexpected end of file: no ')' closes the game tree opened at line %d, "
-                      "column %d", f->line, f->column);
-        return TG_ERR_PARSE;
+        /* GNU Go and Sabaki read a file whose last ')' are missing: the
+         * open game trees end with the file. */
+        const frame *f = &ps->stack[0];
+        sgf_note_add(&ps->tree->notes, ps->line, column_at(ps, ps->end),
+                     "repaired: no ')' closes the game tree opened at line %d, column %d; "
+                     "closed at the end of the file", f->line, f->column);
+        ps->depth = 0;
     }
     if (!ps->tree->top.child) {
         sgf_error_set(ps->err, 1, 1, "%s",
@@ -373,17 +422,62 @@ static tg_status finish(parser *ps, const char *data)
     return TG_OK;
 }
 
-tg_status tg_sgf_parse(const char *data, size_t len, tg_sgf_tree **out, tg_sgf_error *err)
+/* UTF-16 text (after its byte-order mark) as UTF-8, malloc'd; a lone
+ * surrogate becomes U+FFFD.  NULL when out of memory. */
+static char *utf16_to_utf8(const unsigned char *in, size_t len, bool big_endian, size_t *out_len)
 {
-    *out = NULL;
-    if (!data) {
-        data = "";
-        len = 0;
+    size_t units = len / 2;
+    if (units > SIZE_MAX / 3 - 1)
+        return NULL;
+    char *out = malloc(units * 3 + 1);
+    if (!out)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < units; i++) {
+        unsigned u = big_endian ? (unsigned)in[2 * i] << 8 | in[2 * i + 1] : (unsigned)in[2 * i + 1] << 8 | in[2 * i];
+        unsigned long c = u;
+        if (u >= 0xD800 && u < 0xDC00 && i + 1 < units) {
+            unsigned v = big_endian ? (unsigned)in[2 * i + 2] << 8 | in[2 * i + 3]
+                                    : (unsigned)in[2 * i + 3] << 8 | in[2 * i + 2];
+            if (v >= 0xDC00 && v < 0xE000) {
+                c = 0x10000 + ((unsigned long)(u - 0xD800) << 10) + (v - 0xDC00);
+                i++;
+            } else {
+                c = 0xFFFD;
+            }
+        } else if (u >= 0xD800 && u < 0xE000) {
+            c = 0xFFFD;
+        }
+        if (c < 0x80) {
+            out[n++] = (char)c;
+        } else if (c < 0x800) {
+            out[n++] = (char)(0xC0 | c >> 6);
+            out[n++] = (char)(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            out[n++] = (char)(0xE0 | c >> 12);
+            out[n++] = (char)(0x80 | (c >> 6 & 0x3F));
+            out[n++] = (char)(0x80 | (c & 0x3F));
+        } else {   /* four bytes where two units gave six: still within units * 3 */
+            out[n++] = (char)(0xF0 | c >> 18);
+            out[n++] = (char)(0x80 | (c >> 12 & 0x3F));
+            out[n++] = (char)(0x80 | (c >> 6 & 0x3F));
+            out[n++] = (char)(0x80 | (c & 0x3F));
+        }
     }
+    out[n] = 0;
+    *out_len = n;
+    return out;
+}
+
+static tg_status parse_text(const char *data, size_t len, const char *encoding_note, tg_sgf_tree **out,
+                            tg_sgf_error *err)
+{
     parser ps = {.p = data, .end = data + len, .line_start = data, .line = 1, .err = err};
     ps.tree = tg_sgf_tree_new();
     if (!ps.tree)
         return no_memory(&ps);
+    if (encoding_note)
+        sgf_note_add(&ps.tree->notes, 1, 1, "%s", encoding_note);
     ps.current = &ps.tree->top;
     /* A game record costs about 16 bytes of tree per byte of text (nodes
      * of a few bytes each: ";B[pd]"). */
@@ -398,4 +492,32 @@ tg_status tg_sgf_parse(const char *data, size_t len, tg_sgf_tree **out, tg_sgf_e
     }
     *out = ps.tree;
     return TG_OK;
+}
+
+tg_status tg_sgf_parse(const char *data, size_t len, tg_sgf_tree **out, tg_sgf_error *err)
+{
+    *out = NULL;
+    if (!data) {
+        data = "";
+        len = 0;
+    }
+    const unsigned char *bytes = (const unsigned char *)data;
+    bool little = len >= 2 && bytes[0] == 0xFF && bytes[1] == 0xFE;
+    bool big = len >= 2 && bytes[0] == 0xFE && bytes[1] == 0xFF;
+    if (!little && !big)
+        return parse_text(data, len, NULL, out, err);
+    /* UTF-16 with a byte-order mark (Windows editors write it): read as the
+     * same text in UTF-8; lines and columns are those of the UTF-8 text. */
+    size_t utf8_len;
+    char *utf8 = utf16_to_utf8(bytes + 2, len - 2, big, &utf8_len);
+    if (!utf8) {
+        sgf_error_set(err, 1, 1, "%s", "out of memory");
+        return TG_ERR_NO_MEMORY;
+    }
+    tg_status st = parse_text(utf8, utf8_len,
+                              big ? "repaired: UTF-16 (big-endian) text read as UTF-8"
+                                  : "repaired: UTF-16 (little-endian) text read as UTF-8",
+                              out, err);
+    free(utf8);
+    return st;
 }

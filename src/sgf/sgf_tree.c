@@ -8,6 +8,7 @@
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE   /* madvise, MADV_HUGEPAGE, posix_memalign */
 #endif
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,4 +214,20 @@ void sgf_error_at_property(tg_sgf_error *err, const tg_sgf_property *prop, const
     va_start(ap, format);
     error_vset(err, prop ? prop->line : 0, prop ? prop->column : 0, format, ap);
     va_end(ap);
+}
+
+void sgf_note_add(tg_sgf_notes *notes, int line, int column, const char *format, ...)
+{
+    if (notes->count < TG_SGF_MAX_NOTES) {
+        va_list ap;
+        va_start(ap, format);
+        error_vset(&notes->note[notes->count], line, column, format, ap);
+        va_end(ap);
+    }
+    notes->count += notes->count < INT_MAX;
+}
+
+const tg_sgf_notes *tg_sgf_tree_notes(const tg_sgf_tree *tree)
+{
+    return &tree->notes;
 }

@@ -77,6 +77,17 @@ grep -q 'TM\[60\]' "$f" && grep -q 'OT\[3x10 byo-yomi\]' "$f" && grep -q 'BL\[' 
 run lose "$fake moves=C3,C3" "$fake moves=A1,A2" --rules "chinese illegal=lose"
 expect "illegal=lose: forfeit" "$work/lose.jsonl" 1 result "W+F"
 expect "illegal=lose: reason" "$work/lose.jsonl" 1 reason illegal
+# Issue 41, item 1: with the default rules (chinese, whose own policy is
+# void) an engine referee still forfeits an illegal move; only an explicit
+# illegal= in --rules changes that.
+run default_policy "$fake moves=C3,C3" "$fake moves=A1,A2"
+expect "default rules: illegal move forfeits" "$work/default_policy.jsonl" 1 result "W+F"
+expect "default rules: reason" "$work/default_policy.jsonl" 1 reason illegal
+expect "default rules: at move 3" "$work/default_policy.jsonl" 1 moves 2
+run japanese_policy "$fake moves=C3,C3" "$fake moves=A1,A2" --rules japanese
+expect "a preset alone: illegal move forfeits" "$work/japanese_policy.jsonl" 1 result "W+F"
+run void_policy "$fake moves=C3,C3" "$fake moves=A1,A2" --rules "chinese illegal=void"
+expect "explicit illegal=void: a warning, the game goes on" "$work/void_policy.jsonl" 1 reason score
 run reject_again "$fake moves=C3,C3,C3,C3" "$fake moves=A1,A2" --rules "chinese illegal=reject"
 expect "illegal=reject: third refusal forfeits" "$work/reject_again.jsonl" 1 reason illegal
 run reject_then_legal "$fake moves=C3,C3,D4" "$fake moves=A1,A2" --rules "chinese illegal=reject"

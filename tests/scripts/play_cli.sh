@@ -44,6 +44,11 @@ check "captures shown" "Black (X) has captured 0 stones" "$work/out.txt"
 check "occupied point refused" "Illegal move: point is occupied." "$work/out.txt"
 check "bad vertex explained" "'Z9' is not a vertex of this board or a command" "$work/out.txt"
 check "count given in points and stones" "Count if the game ended now" "$work/out.txt"
+# issue 41, item 2: the count states its parts and its arithmetic
+check "count: each side's parts" "Count (area counting): Black 40.5 = 1 stone + 0 territory + 39.5 (half of 79 dame)" "$work/out.txt"
+check "count: the arithmetic" "Black 40.5 - White 40.5 - komi 7.5 = -7.5 points for Black" "$work/out.txt"
+check "count: points and stones" "Result: W+7.5 — White wins by 3¾ stones" "$work/out.txt"
+check_not "no count without its parts" "komi and compensation included in the result" "$work/out.txt"
 check "resignation result" "Result: W+R" "$work/out.txt"
 check "saved" "Game saved to $work/game.sgf" "$work/out.txt"
 check "SGF result" "RE[W+R]" "$work/game.sgf"
@@ -62,6 +67,26 @@ check "handicap in SGF" "HA[2]" "$work/h.sgf"
 check "komi in SGF" "KM[0.5]" "$work/h.sgf"
 check "human is White" "PW[Human]" "$work/h.sgf"
 check "game counted" "Result:" "$work/h.txt"
+
+# Issue 41, item 3: after two passes the dead stones are agreed (C9).
+# Accepted at once: counted with tengen's dead stones.
+printf 'pass\naccept\n' |
+    "$tengen" play --size 9 --color white --handicap 2 --komi 0.5 --rules japanese --seed 3 \
+        --playouts 100 --sgf "$work/agree.sgf" >"$work/agree.txt" 2>&1
+check "agreement: tengen proposes" "tengen's dead stones: Black none; White none" "$work/agree.txt"
+check "agreement: counted" "Final count:" "$work/agree.txt"
+check "agreement: result" "Result: B+78.5" "$work/agree.txt"
+check "agreement: SGF result" "RE[B+78.5]" "$work/agree.sgf"
+# Disputed: the person marks C3 dead, tengen does not: play resumes, the
+# person (who claims it dead) to move; then both pass and the person accepts.
+printf 'pass\nc3\nZ9\ndone\npass\naccept\n' |
+    "$tengen" play --size 9 --color white --handicap 2 --komi 0.5 --rules japanese --seed 3 \
+        --playouts 100 --sgf "$work/dispute.sgf" >"$work/dispute.txt" 2>&1
+check "agreement: a chain marked dead" "The Black chain on c3 (1 stone) is now dead." "$work/dispute.txt"
+check "agreement: the person's count" "Your dead stones: Black C3; White none" "$work/dispute.txt"
+check "agreement: a bad line explained" "'Z9' is neither a vertex nor done" "$work/dispute.txt"
+check "agreement: dispute resumes play" "You and tengen disagree about the dead stones: play resumes, White to move." "$work/dispute.txt"
+check "agreement: counted after the resumption" "Final count:" "$work/dispute.txt"
 
 # A line longer than the reader's buffer is one line: one complaint, and
 # the next line is read as it was typed.
