@@ -1,19 +1,196 @@
 /*
  * test_free_opening.c — the free-opening ruleset's sealed predictions
- * (002 §5.3, RULES.md §4.3) and its results stated against the threshold
- * (002 §5.5), named after the points of issue 43: F3 with 002's three
- * examples and the GTP examples of tengen-predictions, F9 with 002's
+ * (002 §5.3, RULES.md §4.3), its rules of play and its results stated
+ * against the threshold (002 §5.5), named after the points of issue 43:
+ * F1 White first, F2 the free opening, F3 with 002's three examples and
+ * the GTP examples of tengen-predictions, F5 the capture choice and
+ * suicide, F6 repetition loses, F7 disputes in turn, F9 with 002's
  * example 4.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "tengen/control.h"
 #include "tengen/free_opening.h"
+
+static tg_game *free_game(int size, const char *extra)
+{
+    tg_rules r;
+    tg_rules_default(&r);
+    assert_int_equal(tg_rules_apply(&r, "free-opening", NULL, 0), TG_OK);
+    if (extra)
+        assert_int_equal(tg_rules_apply(&r, extra, NULL, 0), TG_OK);
+    tg_game *g = tg_game_new(size, &r);
+    assert_non_null(g);
+    return g;
+}
+
+static tg_point at(const tg_game *g, const char *v)
+{
+    tg_point p;
+    assert_int_equal(tg_vertex_parse(tg_game_board(g), v, &p), TG_OK);
+    return p;
+}
+
+static void setup(tg_game *g, const char *black, const char *white)
+{
+    char buf[128];
+    for (int pass = 0; pass < 2; pass++) {
+        snprintf(buf, sizeof buf, "%s", pass ? white : black);
+        for (char *save = NULL, *v = strtok_r(buf, " ", &save); v; v = strtok_r(NULL, " ", &save))
+            assert_int_equal(tg_game_setup(g, at(g, v), pass ? TG_WHITE : TG_BLACK), TG_OK);
+    }
+}
+
+/* F1: White moves first; the preset reads back by its name. */
+static void test_F1_white_first(void **state)
+{
+    (void)state;
+    tg_game *g = free_game(9, NULL);
+    assert_int_equal(tg_game_to_move(g), TG_WHITE);
+    assert_int_equal(tg_game_play(g, TG_BLACK, at(g, "E5"), 0), TG_ERR_WRONG_PLAYER);
+    assert_int_equal(tg_game_play(g, TG_WHITE, at(g, "E5"), 0), TG_OK);
+    char ru[128];
+    tg_rules_to_sgf(tg_game_rules(g), ru, sizeof ru);
+    assert_string_equal(ru, "free-opening");
+    tg_rules back;
+    assert_int_equal(tg_rules_from_sgf(&back, ru), TG_OK);
+    assert_true(back.white_first && back.capture_choice && back.repetition_loses);
+    tg_game_free(g);
+    /* every other preset: Black first, as before */
+    tg_rules chinese;
+    tg_rules_default(&chinese);
+    assert_false(chinese.white_first || chinese.free_opening || chinese.capture_choice);
+}
+
+/* F2: the opening's four stones go anywhere, W B W B, with no pass. */
+static void test_F2_free_opening_no_pass(void **state)
+{
+    (void)state;
+    tg_game *g = free_game(9, NULL);
+    const char *stones[4] = {"A1", "J9", "E5", "B2"};
+    for (int i = 0; i < 4; i++) {
+        tg_color c = i % 2 ? TG_BLACK : TG_WHITE;
+        assert_int_equal(tg_game_play(g, c, TG_PASS, 0), TG_ERR_NOT_ALLOWED);
+        assert_int_equal(tg_game_play(g, c, at(g, stones[i]), 0), TG_OK);
+    }
+    assert_int_equal(tg_game_play(g, TG_WHITE, TG_PASS, 0), TG_OK); /* a request to end */
+    assert_int_equal(tg_game_play(g, TG_BLACK, TG_PASS, 0), TG_OK); /* agreed */
+    assert_true(tg_game_over(g));
+    tg_game_free(g);
+}
+
+/* F5: both sides' chains without liberties: by default the opponent's go;
+ * by the capture choice the mover's own go, and the opponent's live again.
+ * Suicide of one stone or many is legal. */
+static void test_F5_capture_choice_and_suicide(void **state)
+{
+    (void)state;
+    tg_game *g = free_game(5, "opening=none");
+    setup(g, "B1 B2 A3", "A2 C1 C2 B3");
+    tg_game_set_to_move(g, TG_BLACK);
+    tg_game *copy = tg_game_clone(g);
+    assert_int_equal(tg_game_play(g, TG_BLACK, at(g, "A1"), 0), TG_OK);
+    assert_int_equal(tg_board_at(tg_game_board(g), at(g, "A2")), TG_EMPTY); /* White's stone went */
+    assert_int_equal(tg_game_play(copy, TG_BLACK, at(copy, "A1"), TG_PLAY_CAPTURE_OWN), TG_OK);
+    const tg_board *b = tg_game_board(copy);
+    assert_int_equal(tg_board_at(b, at(copy, "A1")), TG_EMPTY);
+    assert_int_equal(tg_board_at(b, at(copy, "B1")), TG_EMPTY);
+    assert_int_equal(tg_board_at(b, at(copy, "B2")), TG_EMPTY);
+    assert_int_equal(tg_board_at(b, at(copy, "A2")), TG_WHITE);
+    assert_int_equal(b->captures[TG_WHITE], 3);
+    assert_true(tg_board_consistent(b));
+    assert_true(tg_game_move_captured_own(copy, 0));
+    assert_int_equal(tg_game_undo(copy), TG_OK); /* and back */
+    assert_int_equal(tg_board_at(tg_game_board(copy), at(copy, "B2")), TG_BLACK);
+    assert_int_equal(tg_board_at(tg_game_board(copy), at(copy, "A1")), TG_EMPTY);
+    assert_int_equal(tg_board_at(tg_game_board(copy), at(copy, "A2")), TG_WHITE);
+    /* no choice where only one side is dead */
+    assert_int_equal(tg_game_check(copy, TG_BLACK, at(copy, "E5"), TG_PLAY_CAPTURE_OWN), TG_ERR_NOT_ALLOWED);
+    /* a single-stone suicide: the stone leaves, the board is as before */
+    tg_game *s = free_game(5, "opening=none");
+    setup(s, "", "A2 B1");
+    tg_game_set_to_move(s, TG_BLACK);
+    assert_int_equal(tg_game_play(s, TG_BLACK, at(s, "A1"), 0), TG_OK);
+    assert_int_equal(tg_board_at(tg_game_board(s), at(s, "A1")), TG_EMPTY);
+    assert_int_equal(tg_game_board(s)->captures[TG_WHITE], 1);
+    /* under the Chinese rules the same move is a forbidden point */
+    tg_rules chinese;
+    tg_rules_default(&chinese);
+    tg_game *c = tg_game_new(5, &chinese);
+    setup(c, "", "A2 B1");
+    assert_int_equal(tg_game_play(c, TG_BLACK, at(c, "A1"), 0), TG_ERR_SUICIDE);
+    assert_int_equal(tg_game_check(c, TG_BLACK, at(c, "A1"), TG_PLAY_CAPTURE_OWN), TG_ERR_SUICIDE);
+    tg_game_free(c);
+    tg_game_free(s);
+    tg_game_free(copy);
+    tg_game_free(g);
+}
+
+/* F6: a move that makes the opponent face a position seen before loses at
+ * once (the ko retake here), whatever the illegal-move policy. */
+static void test_F6_repetition_loses(void **state)
+{
+    (void)state;
+    tg_game *g = free_game(5, "opening=none");
+    setup(g, "B3 A2 B1", "C3 B2 D2 C1");
+    tg_game_set_to_move(g, TG_BLACK);
+    tg_control ctl;
+    tg_control_init(&ctl, g);
+    tg_control_outcome out;
+    assert_int_equal(tg_control_play(&ctl, TG_BLACK, at(g, "C2"), 0, &out), TG_OK);
+    assert_int_equal(out.action, TG_ACTION_PLAYED);
+    assert_int_equal(tg_control_play(&ctl, TG_WHITE, at(g, "B2"), 0, &out), TG_OK);
+    assert_int_equal(out.action, TG_ACTION_FORFEIT);
+    assert_int_equal(tg_game_result(g)->kind, TG_RESULT_FORFEIT);
+    assert_int_equal(tg_game_result(g)->winner, TG_BLACK);
+    tg_game_free(g);
+    /* under the Chinese rules online (reject), the same retake is refused */
+    tg_rules r;
+    tg_rules_default(&r);
+    tg_rules_apply(&r, "illegal=reject", NULL, 0);
+    g = tg_game_new(5, &r);
+    setup(g, "B3 A2 B1", "C3 B2 D2 C1");
+    tg_control_init(&ctl, g);
+    tg_control_play(&ctl, TG_BLACK, at(g, "C2"), 0, &out);
+    tg_control_play(&ctl, TG_WHITE, at(g, "B2"), 0, &out);
+    assert_int_equal(out.action, TG_ACTION_REJECTED);
+    tg_game_free(g);
+}
+
+/* F7: a disagreement on dead stones resumes play in turn order (002 §6.3),
+ * not with the claimer of "dead" as C9 has it. */
+static void test_F7_dispute_resumes_in_turn(void **state)
+{
+    (void)state;
+    for (int free = 0; free < 2; free++) {
+        tg_game *g = free ? free_game(9, NULL) : free_game(9, "chinese first=white");
+        const char *stones[4] = {"E5", "C3", "G7", "C7"};
+        tg_control ctl;
+        tg_control_init(&ctl, g);
+        tg_control_outcome out;
+        for (int i = 0; i < 4; i++)
+            tg_control_play(&ctl, i % 2 ? TG_BLACK : TG_WHITE, at(g, stones[i]), 0, &out);
+        tg_control_play(&ctl, TG_WHITE, TG_PASS, 0, &out);
+        tg_control_play(&ctl, TG_BLACK, TG_PASS, 0, &out);
+        assert_int_equal(out.phase, TG_PHASE_AGREEMENT);
+        uint8_t black_says[TG_MAX_POINTS] = {0};
+        black_says[at(g, "E5")] = 1; /* Black claims White's E5 dead; White does not */
+        tg_control_state_dead(&ctl, TG_BLACK, black_says, 0, NULL);
+        tg_control_phase phase;
+        tg_control_state_dead(&ctl, TG_WHITE, NULL, 0, &phase);
+        assert_int_equal(phase, TG_PHASE_PLAY);
+        /* in turn: White (Black passed last); by C9: Black, the claimer */
+        assert_int_equal(tg_game_to_move(g), free ? TG_WHITE : TG_BLACK);
+        tg_game_free(g);
+    }
+}
 
 static int pred(const char *text)
 {
@@ -116,6 +293,11 @@ static void test_F9_example4(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_F1_white_first),
+        cmocka_unit_test(test_F2_free_opening_no_pass),
+        cmocka_unit_test(test_F5_capture_choice_and_suicide),
+        cmocka_unit_test(test_F6_repetition_loses),
+        cmocka_unit_test(test_F7_dispute_resumes_in_turn),
         cmocka_unit_test(test_F3_example1),
         cmocka_unit_test(test_F3_example2),
         cmocka_unit_test(test_F3_example3_equal),

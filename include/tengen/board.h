@@ -112,7 +112,11 @@ tg_status tg_board_set_point(tg_board *b, tg_point p, tg_color c);
 
 /* ---- Playing -------------------------------------------------------- */
 
-typedef enum tg_suicide_rule { TG_SUICIDE_FORBIDDEN = 0, TG_SUICIDE_MULTI_STONE = 1 } tg_suicide_rule;
+typedef enum tg_suicide_rule {
+    TG_SUICIDE_FORBIDDEN = 0,
+    TG_SUICIDE_MULTI_STONE = 1,
+    TG_SUICIDE_ANY = 2 /* a single stone too (the free-opening ruleset) */
+} tg_suicide_rule;
 
 /* Board-level legality: empty point, simple ko, suicide (single-stone
  * suicide is never legal; multi-stone suicide only when allowed).
@@ -128,6 +132,17 @@ void tg_board_pass(tg_board *b);
 /* The same, recording what is needed for tg_board_undo.  Returns -1 if the
  * log cannot grow (out of memory); the board is then unchanged. */
 int tg_board_play_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log);
+/* The capture choice of the free-opening ruleset (002 §4.3): c plays p, and
+ * c's own chains left without liberties are removed instead of the
+ * opponent's (which have p back as a liberty).  Only where the move leaves
+ * both sides' chains without liberties (tg_board_both_sides_dead).
+ * Logged like a suicide; returns the stones removed, p among them. */
+int tg_board_play_own_capture_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log);
+/* Does c at the empty point p leave chains of both colours without a
+ * liberty (a capture, and c's own chain with no other liberty)? */
+bool tg_board_both_sides_dead(const tg_board *b, tg_point p, tg_color c);
+/* The board after the capture choice, on a copy (for superko checks). */
+void tg_board_own_capture(tg_board *b, tg_point p, tg_color c);
 int tg_board_pass_logged(tg_board *b, tg_undo_log *log);
 /* Undo the last logged move; TG_ERR_NOT_ALLOWED when the log is empty. */
 tg_status tg_board_undo(tg_board *b, tg_undo_log *log);

@@ -101,6 +101,11 @@ typedef struct tg_control_outcome {
  */
 tg_status tg_control_play(tg_control *ctl, tg_color color, tg_point point, int64_t now_ms,
                           tg_control_outcome *out);
+/* The same with tg_game_play's flags (TG_PLAY_CAPTURE_OWN).  Under a
+ * ruleset whose repetition loses (free-opening, 002 §5.4), a move that
+ * repeats a situation is a forfeit whatever the illegal-move policy. */
+tg_status tg_control_play_flags(tg_control *ctl, tg_color color, tg_point point, unsigned flags,
+                                int64_t now_ms, tg_control_outcome *out);
 /* No move came: apply the clock at now_ms to the side to move (a referee
  * calls it when tg_clock_deadline_ms passes).  *action is TG_ACTION_PLAYED
  * when nothing happened, TG_ACTION_TIME_LOSS or TG_ACTION_OVERTIME_PASS. */
@@ -121,7 +126,8 @@ tg_status tg_control_warn(tg_control *ctl, tg_color color);
  *     warning taking 2 points (one stone) from its player's total, and the
  *     result recorded (TG_PHASE_OVER);
  *   - different stones: play resumes (TG_PHASE_PLAY) with the player who
- *     claims a disputed stone dead moving first; when each side claims some
+ *     claims a disputed stone dead moving first (under dispute=turn, as in
+ *     the free-opening ruleset, always in turn); when each side claims some
  *     the other disputes, the player whose turn it was after the passes
  *     moves first, and that player's clock starts at now_ms.  The
  *     statements are then forgotten.

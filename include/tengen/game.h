@@ -68,6 +68,10 @@ const tg_result *tg_game_result(const tg_game *g);
 
 /* Flags for play/check. */
 #define TG_PLAY_ANY_ORDER 1u  /* the colour need not be the side to move (GTP play) */
+/* The capture choice (rules.capture_choice, 002 §4.3): where the move leaves
+ * chains of both colours without liberties, the mover's own are removed
+ * rather than the opponent's.  TG_ERR_NOT_ALLOWED where there is no choice. */
+#define TG_PLAY_CAPTURE_OWN 2u
 
 /* Whether `color` may play `point` now (TG_PASS is always legal while the
  * game goes on).  Changes nothing. */
@@ -78,6 +82,8 @@ tg_status tg_game_check(const tg_game *g, tg_color color, tg_point point, unsign
 tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flags);
 /* Undo the last move (or the end state a resignation/time-out set). */
 tg_status tg_game_undo(tg_game *g);
+/* Whether move i (0-based) took the capture choice (TG_PLAY_CAPTURE_OWN). */
+bool tg_game_move_captured_own(const tg_game *g, int i);
 
 /* Handicap stones for Black, only on an empty board before any move; White
  * moves next.  n < 2 is rejected (one stone is no handicap). */

@@ -52,9 +52,24 @@ typedef struct tg_rules {
     bool dead_removed;            /* false: every stone on the board counts as alive (Tromp-Taylor) */
     int komi2;                    /* komi in half points: 15 = 7.5 */
     char name[32];                /* preset the options came from, or "custom" */
+    /* The free-opening ruleset of 002 (RULES.md §4); false and 0 in every other
+     * preset, so that their options and descriptions are unchanged. */
+    bool white_first;             /* first=white: White moves first */
+    int free_opening;             /* opening=free: no pass among the first 4 stones (W B W B) */
+    bool capture_choice;          /* capture=choose: when both sides' chains lack liberties,
+                                     the mover chooses whose are removed (tg_game_play's
+                                     TG_PLAY_CAPTURE_OWN) */
+    bool repetition_loses;        /* repetition=lose: a move repeating a situation loses at
+                                     once (game control), rather than being refused */
+    bool suicide_any;             /* suicide=any: single-stone suicide too */
+    bool dispute_in_turn;         /* dispute=turn: a disagreement on dead stones resumes
+                                     play in turn order, not with the claimer of "dead" */
 } tg_rules;
 
 /* The presets: chinese (default), japanese, korean, aga, new-zealand,
+ * free-opening (002: white first, a free opening of four stones, suicide of
+ * any size, the capture choice, situational repetition losing, disputes in
+ * turn order, komi 0 until the predictions set the threshold),
  * tromp-taylor, ancient.  Returns TG_ERR_INVALID for an unknown name. */
 tg_status tg_rules_preset(tg_rules *r, const char *name);
 /* The default ruleset (chinese). */

@@ -327,6 +327,8 @@ tg_status tg_board_check(const tg_board *b, tg_point p, tg_color c, tg_suicide_r
         return TG_ERR_OCCUPIED;
     if (p == b->ko_point && c == b->ko_color)
         return TG_ERR_KO;
+    if (suicide == TG_SUICIDE_ANY)
+        return TG_OK;
     if (tg_nbr_count(b, p, TG_EMPTY) || placement_ok(b, p, c, suicide, b->stride))
         return TG_OK;
     return TG_ERR_SUICIDE;

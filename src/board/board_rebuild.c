@@ -193,6 +193,84 @@ int tg_board_play_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log)
     return n;
 }
 
+bool tg_board_both_sides_dead(const tg_board *b, tg_point p, tg_color c)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    if (b->color[p] != TG_EMPTY || tg_nbr_count(b, p, TG_EMPTY) > 0)
+        return false;
+    bool captures = false, own_lives = false;
+    for (int i = 0; i < 4; i++) {
+        tg_point q = p + d[i];
+        tg_color qc = (tg_color)b->color[q];
+        if (qc != TG_BLACK && qc != TG_WHITE)
+            continue;
+        bool atari = tg_chain_in_atari_at(&b->chain[b->chain_of[q]], p);
+        if (qc == c)
+            own_lives |= !atari;
+        else
+            captures |= atari;
+    }
+    return captures && !own_lives;
+}
+
+/* The stones of c's chains next to p, p first, into out; their count. */
+static int own_chains_with(const tg_board *b, tg_point p, tg_color c, uint16_t *out)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    int n = 0, heads[4], nheads = 0;
+    out[n++] = (uint16_t)p;
+    for (int i = 0; i < 4; i++) {
+        tg_point q = p + d[i];
+        if (b->color[q] != c)
+            continue;
+        int h = b->chain_of[q], k = 0;
+        while (k < nheads && heads[k] != h)
+            k++;
+        if (k < nheads)
+            continue;
+        heads[nheads++] = h;
+        tg_point stones[TG_MAX_POINTS];
+        int m = tg_chain_stones(b, q, stones);
+        for (int j = 0; j < m; j++)
+            out[n++] = (uint16_t)stones[j];
+    }
+    return n;
+}
+
+/* Lift the stones (p, out[0], was never placed) and mend the chains. */
+static void remove_own(tg_board *b, tg_point p, tg_color c, const uint16_t *stones, int n)
+{
+    for (int i = 1; i < n; i++)
+        board_lift_stone(b, stones[i]);
+    board_rebuild_near(b, stones, n);
+    b->captures[tg_opponent(c)] += n;
+    b->ko_point = TG_NO_POINT;
+    b->ko_color = TG_EMPTY;
+    b->last_move = p;
+}
+
+void tg_board_own_capture(tg_board *b, tg_point p, tg_color c)
+{
+    uint16_t stones[TG_MAX_POINTS];
+    remove_own(b, p, c, stones, own_chains_with(b, p, c, stones));
+}
+
+int tg_board_play_own_capture_logged(tg_board *b, tg_point p, tg_color c, tg_undo_log *log)
+{
+    if (!log_reserve(log, b->size * b->size))
+        return -1;
+    tg_undo_entry *e = log_push(b, log, p, c);
+    e->joined = chains_joined(b, p, c);
+    uint16_t *stones = log->captured + log->captured_count;
+    int n = own_chains_with(b, p, c, stones);
+    remove_own(b, p, c, stones, n);
+    e->captured_count = n;
+    e->suicide = true; /* undone as a suicide: the stones come back, then p goes */
+    log->captured_count += n;
+    assert(local_invariants(b, p));
+    return n;
+}
+
 int tg_board_pass_logged(tg_board *b, tg_undo_log *log)
 {
     if (!log_reserve(log, 0))

@@ -97,10 +97,10 @@ tg_status tg_control_resign(tg_control *ctl, tg_color color)
 
 /* A move (or a pass standing for one) is made: the game takes it, the
  * mover's clock is charged, the opponent's starts. */
-static void make_move(tg_control *ctl, tg_color color, tg_point point, int64_t now_ms)
+static void make_move(tg_control *ctl, tg_color color, tg_point point, unsigned flags, int64_t now_ms)
 {
     tg_clock_stop(&ctl->clock, color, now_ms);
-    tg_game_play(ctl->game, color, point, 0);
+    tg_game_play(ctl->game, color, point, flags);
     next_turn(ctl, now_ms);
 }
 
@@ -115,7 +115,7 @@ static bool apply_clock(tg_control *ctl, tg_color color, int64_t now_ms, tg_cont
         return true;
     }
     if (verdict == TG_CLOCK_OVERTIME_PASS) {
-        make_move(ctl, color, TG_PASS, now_ms); /* the clock keeps the last period for it */
+        make_move(ctl, color, TG_PASS, 0, now_ms); /* the clock keeps the last period for it */
         *action = TG_ACTION_OVERTIME_PASS;
         return true;
     }
@@ -126,9 +126,13 @@ static bool apply_clock(tg_control *ctl, tg_color color, int64_t now_ms, tg_cont
 static void judge_illegal(tg_control *ctl, tg_color color, tg_status why, int64_t now_ms,
                           tg_control_outcome *out)
 {
-    tg_illegal_policy policy = tg_game_rules(ctl->game)->illegal;
+    const tg_rules *rules = tg_game_rules(ctl->game);
+    tg_illegal_policy policy = rules->illegal;
     bool placeable = why == TG_ERR_SUICIDE || why == TG_ERR_KO || why == TG_ERR_SUPERKO;
-    if (policy == TG_ILLEGAL_LOSE) {
+    bool repetition = why == TG_ERR_KO || why == TG_ERR_SUPERKO;
+    /* 002 §5.4: a repetition loses at once, whatever the policy for other
+     * illegal moves */
+    if (policy == TG_ILLEGAL_LOSE || (repetition && rules->repetition_loses)) {
         tg_clock_stop(&ctl->clock, color, now_ms);
         end_against(ctl, TG_RESULT_FORFEIT, color);
         out->action = TG_ACTION_FORFEIT;
@@ -147,12 +151,18 @@ static void judge_illegal(tg_control *ctl, tg_color color, tg_status why, int64_
         out->action = TG_ACTION_VOID; /* the second of two moves in a row: the turn stays */
         return;
     }
-    make_move(ctl, color, TG_PASS, now_ms);
+    make_move(ctl, color, TG_PASS, 0, now_ms);
     out->action = TG_ACTION_VOID_PASS;
 }
 
 tg_status tg_control_play(tg_control *ctl, tg_color color, tg_point point, int64_t now_ms,
                           tg_control_outcome *out)
+{
+    return tg_control_play_flags(ctl, color, point, 0, now_ms, out);
+}
+
+tg_status tg_control_play_flags(tg_control *ctl, tg_color color, tg_point point, unsigned flags,
+                                int64_t now_ms, tg_control_outcome *out)
 {
     if (color != TG_BLACK && color != TG_WHITE)
         return TG_ERR_INVALID;
@@ -164,9 +174,9 @@ tg_status tg_control_play(tg_control *ctl, tg_color color, tg_point point, int64
             tg_clock_stop(&ctl->clock, color, now_ms);
             end_against(ctl, TG_RESULT_RESIGN, color);
         } else {
-            out->illegal = tg_game_check(ctl->game, color, point, 0);
+            out->illegal = tg_game_check(ctl->game, color, point, flags);
             if (out->illegal == TG_OK)
-                make_move(ctl, color, point, now_ms);
+                make_move(ctl, color, point, flags, now_ms);
             else
                 judge_illegal(ctl, color, out->illegal, now_ms, out);
         }
@@ -213,7 +223,8 @@ static tg_color dispute_first(const tg_control *ctl)
         if (ctl->dead[TG_BLACK][p] != ctl->dead[TG_WHITE][p])
             claims[ctl->dead[TG_BLACK][p] ? TG_BLACK : TG_WHITE] = true;
     }
-    if (claims[TG_BLACK] != claims[TG_WHITE])
+    /* 002 §6.3: play goes on in turn, whoever claims what */
+    if (claims[TG_BLACK] != claims[TG_WHITE] && !tg_game_rules(ctl->game)->dispute_in_turn)
         return claims[TG_BLACK] ? TG_BLACK : TG_WHITE;
     return tg_game_to_move(ctl->game);
 }

@@ -26,6 +26,7 @@ typedef struct ply {
     tg_move move;
     tg_color to_move_before;
     int passes_before;
+    bool captured_own;        /* TG_PLAY_CAPTURE_OWN */
 } ply;
 
 struct tg_game {
@@ -148,7 +149,7 @@ void tg_game_free(tg_game *g)
 void tg_game_clear(tg_game *g)
 {
     tg_board_init(&g->board, g->board.size);
-    g->to_move = TG_BLACK;
+    g->to_move = g->rules.white_first ? TG_WHITE : TG_BLACK;
     g->handicap = 0;
     g->passes = 0;
     g->over = g->ended_by_action = false;
@@ -211,7 +212,15 @@ tg_game *tg_game_clone(const tg_game *g)
 
 const tg_board *tg_game_board(const tg_game *g) { return &g->board; }
 const tg_rules *tg_game_rules(const tg_game *g) { return &g->rules; }
-void tg_game_set_rules(tg_game *g, const tg_rules *rules) { g->rules = *rules; }
+void tg_game_set_rules(tg_game *g, const tg_rules *rules)
+{
+    g->rules = *rules;
+    /* before anything is played, who moves first follows the rules */
+    if (g->nplies == 0 && g->nsetups == 0) {
+        g->to_move = rules->white_first ? TG_WHITE : TG_BLACK;
+        g->situations[g->nsituations - 1].to_move = g->to_move;
+    }
+}
 int tg_game_size(const tg_game *g) { return g->board.size; }
 tg_color tg_game_to_move(const tg_game *g) { return g->to_move; }
 int tg_game_move_count(const tg_game *g) { return g->nplies; }
@@ -248,6 +257,23 @@ static bool same_stones(const tg_game *g, int i, const tg_board *b)
     uint8_t now[TG_MAX_SIZE * TG_MAX_SIZE];
     snapshot(b, now);
     return !memcmp(now, g->snapshots + (size_t)i * area_of(g), area_of(g));
+}
+
+/* Does the board after `color`'s capture choice at p recreate an earlier
+ * position (or situation)? */
+static bool own_capture_repeats(const tg_game *g, tg_point p, tg_color color)
+{
+    tg_board after;
+    tg_board_copy(&after, &g->board);
+    tg_board_own_capture(&after, p, color);
+    bool situational = g->rules.ko == TG_KO_SITUATIONAL;
+    for (int i = 0; i < g->nsituations; i++) {
+        const situation *s = &g->situations[i];
+        if (s->hash == after.hash && (!situational || s->to_move == tg_opponent(color)) &&
+            same_stones(g, i, &after))
+            return true;
+    }
+    return false;
 }
 
 /* Would `color` playing `p` recreate an earlier position (or situation)? */
@@ -298,12 +324,21 @@ tg_status tg_game_check(const tg_game *g, tg_color color, tg_point point, unsign
         return TG_ERR_INVALID;
     if (!(flags & TG_PLAY_ANY_ORDER) && color != g->to_move)
         return TG_ERR_WRONG_PLAYER;
-    if (point == TG_PASS)
-        return TG_OK;
-    tg_suicide_rule suicide = g->rules.suicide ? TG_SUICIDE_MULTI_STONE : TG_SUICIDE_FORBIDDEN;
+    if (point == TG_PASS) /* no pass among the free opening's stones (002 §5.2) */
+        return (flags & TG_PLAY_CAPTURE_OWN) || g->nplies < g->rules.free_opening ? TG_ERR_NOT_ALLOWED
+                                                                                  : TG_OK;
+    tg_suicide_rule suicide = g->rules.suicide_any ? TG_SUICIDE_ANY
+                              : g->rules.suicide   ? TG_SUICIDE_MULTI_STONE
+                                                   : TG_SUICIDE_FORBIDDEN;
     tg_status st = tg_board_check(&g->board, point, color, suicide);
     if (st != TG_OK)
         return st;
+    if (flags & TG_PLAY_CAPTURE_OWN) {
+        if (!g->rules.capture_choice || !tg_board_both_sides_dead(&g->board, point, color))
+            return TG_ERR_NOT_ALLOWED;
+        return g->rules.ko != TG_KO_SIMPLE && own_capture_repeats(g, point, color) ? TG_ERR_SUPERKO
+                                                                                  : TG_OK;
+    }
     if (g->rules.ko != TG_KO_SIMPLE && repeats_earlier(g, point, color))
         return TG_ERR_SUPERKO;
     return TG_OK;
@@ -329,8 +364,10 @@ tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flag
     pl->move.point = point;
     pl->to_move_before = g->to_move;
     pl->passes_before = g->passes;
-    int logged = point == TG_PASS ? tg_board_pass_logged(&g->board, &g->log)
-                                  : tg_board_play_logged(&g->board, point, color, &g->log);
+    pl->captured_own = (flags & TG_PLAY_CAPTURE_OWN) != 0;
+    int logged = point == TG_PASS      ? tg_board_pass_logged(&g->board, &g->log)
+                 : pl->captured_own ? tg_board_play_own_capture_logged(&g->board, point, color, &g->log)
+                                    : tg_board_play_logged(&g->board, point, color, &g->log);
     if (logged < 0)
         return TG_ERR_NO_MEMORY;
     g->nplies++;
@@ -348,6 +385,11 @@ tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flag
         g->cycle_plies = g->nplies;
     }
     return TG_OK;
+}
+
+bool tg_game_move_captured_own(const tg_game *g, int i)
+{
+    return i >= 0 && i < g->nplies && g->plies[i].captured_own;
 }
 
 tg_status tg_game_play_on(tg_game *g)

@@ -21,19 +21,24 @@ typedef struct preset {
  * practice loses the game, online and computer rulesets refuse the move. */
 static const preset presets[] = {
     {"chinese", {TG_KO_POSITIONAL, false, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "chinese"}},
+                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "chinese", false, 0, false, false, false, false}},
     {"japanese", {TG_KO_SIMPLE, false, TG_SCORING_TERRITORY, TG_TAX_SEKI, TG_CYCLE_NO_RESULT,
-                  TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "japanese"}},
+                  TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "japanese", false, 0, false, false, false, false}},
     {"korean", {TG_KO_SIMPLE, false, TG_SCORING_TERRITORY, TG_TAX_SEKI, TG_CYCLE_NO_RESULT,
-                TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "korean"}},
+                TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "korean", false, 0, false, false, false, false}},
     {"aga", {TG_KO_SITUATIONAL, false, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-             TG_HCOMP_N_MINUS_1, TG_ILLEGAL_REJECT, true, 15, "aga"}},
+             TG_HCOMP_N_MINUS_1, TG_ILLEGAL_REJECT, true, 15, "aga", false, 0, false, false, false, false}},
     {"new-zealand", {TG_KO_SITUATIONAL, true, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-                     TG_HCOMP_NONE, TG_ILLEGAL_REJECT, true, 14, "new-zealand"}},
+                     TG_HCOMP_NONE, TG_ILLEGAL_REJECT, true, 14, "new-zealand", false, 0, false, false, false, false}},
     {"tromp-taylor", {TG_KO_POSITIONAL, true, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-                      TG_HCOMP_NONE, TG_ILLEGAL_REJECT, false, 15, "tromp-taylor"}},
+                      TG_HCOMP_NONE, TG_ILLEGAL_REJECT, false, 15, "tromp-taylor", false, 0, false, false, false, false}},
     {"ancient", {TG_KO_POSITIONAL, false, TG_SCORING_AREA, TG_TAX_ALL, TG_CYCLE_NO_RESULT,
-                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "ancient"}},
+                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "ancient", false, 0, false, false, false, false}},
+    /* 002 §4-§6: an illegal placement (an occupied point) is simply not a
+     * move; a repetition loses */
+    {"free-opening", {TG_KO_SITUATIONAL, true, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
+                      TG_HCOMP_NONE, TG_ILLEGAL_REJECT, true, 0, "free-opening", true, 4, true, true,
+                      true, true}},
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 
@@ -45,6 +50,7 @@ static const struct {
     {"kr", "korean"},        {"ko", "korean"},           {"nz", "new-zealand"},
     {"new_zealand", "new-zealand"}, {"newzealand", "new-zealand"}, {"tromp_taylor", "tromp-taylor"},
     {"tt", "tromp-taylor"},  {"tromptaylor", "tromp-taylor"}, {"stone-scoring", "ancient"},
+    {"free", "free-opening"}, {"002", "free-opening"},
 };
 
 /* A name as records spell it reduced to its lowercase letters and digits,
@@ -155,6 +161,11 @@ static const option_value handicap_values[] = {{"0", TG_HCOMP_NONE}, {"N", TG_HC
 static const option_value illegal_values[] = {{"reject", TG_ILLEGAL_REJECT}, {"void", TG_ILLEGAL_VOID},
                                               {"lose", TG_ILLEGAL_LOSE}, {NULL, 0}};
 static const option_value dead_values[] = {{"remove", 1}, {"keep", 0}, {NULL, 0}};
+static const option_value first_values[] = {{"black", 0}, {"white", 1}, {NULL, 0}};
+static const option_value opening_values[] = {{"none", 0}, {"free", 4}, {NULL, 0}};
+static const option_value capture_values[] = {{"opponent", 0}, {"choose", 1}, {NULL, 0}};
+static const option_value repetition_values[] = {{"illegal", 0}, {"lose", 1}, {NULL, 0}};
+static const option_value dispute_values[] = {{"claimer", 0}, {"turn", 1}, {NULL, 0}};
 
 static const char *value_name(const option_value *values, int v)
 {
@@ -194,8 +205,21 @@ static tg_status apply_word(tg_rules *r, char *word, char *err, size_t errlen)
             r->komi2 = v;
     } else if (!strcasecmp(key, "ko") && (ok = lookup(ko_values, val, &v))) {
         r->ko = (tg_ko_rule)v;
+    } else if (!strcasecmp(key, "suicide") && !strcasecmp(val, "any")) {
+        r->suicide = r->suicide_any = true;
     } else if (!strcasecmp(key, "suicide") && (ok = lookup(yes_no, val, &v))) {
         r->suicide = v;
+        r->suicide_any = false;
+    } else if (!strcasecmp(key, "first") && (ok = lookup(first_values, val, &v))) {
+        r->white_first = v;
+    } else if (!strcasecmp(key, "opening") && (ok = lookup(opening_values, val, &v))) {
+        r->free_opening = v;
+    } else if (!strcasecmp(key, "capture") && (ok = lookup(capture_values, val, &v))) {
+        r->capture_choice = v;
+    } else if (!strcasecmp(key, "repetition") && (ok = lookup(repetition_values, val, &v))) {
+        r->repetition_loses = v;
+    } else if (!strcasecmp(key, "dispute") && (ok = lookup(dispute_values, val, &v))) {
+        r->dispute_in_turn = v;
     } else if (!strcasecmp(key, "scoring") && (ok = lookup(scoring_values, val, &v))) {
         r->scoring = (tg_scoring)v;
     } else if (!strcasecmp(key, "tax") && (ok = lookup(tax_values, val, &v))) {
@@ -251,11 +275,21 @@ void tg_rules_describe(const tg_rules *r, char *buf, size_t len)
 {
     char komi[16];
     tg_komi_format(r->komi2, komi, sizeof komi);
-    snprintf(buf, len, "ko=%s suicide=%s scoring=%s tax=%s cycle=%s handicap=%s illegal=%s dead=%s komi=%s",
-             value_name(ko_values, r->ko), r->suicide ? "yes" : "no",
+    /* the free opening's options only where set, so that every other
+     * ruleset reads as it always has */
+    char extra[160] = "";
+    if (r->white_first || r->free_opening || r->capture_choice || r->repetition_loses ||
+        r->dispute_in_turn)
+        snprintf(extra, sizeof extra, " first=%s opening=%s capture=%s repetition=%s dispute=%s",
+                 value_name(first_values, r->white_first), value_name(opening_values, r->free_opening),
+                 value_name(capture_values, r->capture_choice),
+                 value_name(repetition_values, r->repetition_loses),
+                 value_name(dispute_values, r->dispute_in_turn));
+    snprintf(buf, len, "ko=%s suicide=%s scoring=%s tax=%s cycle=%s handicap=%s illegal=%s dead=%s%s komi=%s",
+             value_name(ko_values, r->ko), r->suicide_any ? "any" : r->suicide ? "yes" : "no",
              value_name(scoring_values, r->scoring), value_name(tax_values, r->tax),
              value_name(cycle_values, r->cycle), value_name(handicap_values, r->handicap_comp),
-             value_name(illegal_values, r->illegal), r->dead_removed ? "remove" : "keep", komi);
+             value_name(illegal_values, r->illegal), r->dead_removed ? "remove" : "keep", extra, komi);
 }
 
 /* ---- SGF RU --------------------------------------------------------- */
@@ -302,12 +336,15 @@ void tg_rules_to_sgf(const tg_rules *r, char *buf, size_t len)
      * illegal-move policy is what a referee does during play (R6), not how
      * the record is counted, so it does not make a preset custom here. */
     static const char *const sgf_names[] = {"Chinese", "Japanese", "Korean", "AGA", "NZ",
-                                            "Tromp-Taylor", "ancient"};
+                                            "Tromp-Taylor", "ancient", "free-opening"};
     for (size_t i = 0; i < NPRESETS; i++) {
         tg_rules p = presets[i].rules;
         p.komi2 = r->komi2;
         p.illegal = r->illegal;
-        if (!strcmp(r->name, presets[i].name) && !memcmp(&p, r, offsetof(tg_rules, komi2))) {
+        if (!strcmp(r->name, presets[i].name) && !memcmp(&p, r, offsetof(tg_rules, komi2)) &&
+            r->white_first == p.white_first && r->free_opening == p.free_opening &&
+            r->capture_choice == p.capture_choice && r->repetition_loses == p.repetition_loses &&
+            r->suicide_any == p.suicide_any && r->dispute_in_turn == p.dispute_in_turn) {
             snprintf(buf, len, "%s", sgf_names[i]);
             return;
         }
