@@ -57,6 +57,8 @@ static const gtp_command commands[] = {
     {"list_stones", gtp_cmd_list_stones, 1, 1},
     {"captures", gtp_cmd_captures, 1, 1},
     {"tengen-rules", gtp_cmd_tengen_rules, 0, MANY},
+    {"tengen-predictions", gtp_cmd_tengen_predictions, 2, 2},
+    {"tengen-capture_own", gtp_cmd_tengen_capture_own, 2, 2},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -164,6 +164,8 @@ int gtp_cmd_kgs_time_settings(tg_gtp *e, int argc, char **argv);
 int gtp_cmd_time_left(tg_gtp *e, int argc, char **argv);
 
 int gtp_cmd_play(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_tengen_capture_own(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_tengen_predictions(tg_gtp *e, int argc, char **argv);
 int gtp_cmd_genmove(tg_gtp *e, int argc, char **argv);
 int gtp_cmd_reg_genmove(tg_gtp *e, int argc, char **argv);
 int gtp_cmd_genmove_cleanup(tg_gtp *e, int argc, char **argv);

@@ -18,9 +18,8 @@ static int move_arguments(tg_gtp *e, char **argv, tg_color *color, tg_point *poi
     return gtp_arg_color(e, argv[0], color) || gtp_arg_vertex(e, argv[1], point) ? -1 : 0;
 }
 
-int gtp_cmd_play(tg_gtp *e, int argc, char **argv)
+static int play_with(tg_gtp *e, char **argv, unsigned flags)
 {
-    (void)argc;
     tg_color color;
     tg_point point;
     if (move_arguments(e, argv, &color, &point))
@@ -28,13 +27,27 @@ int gtp_cmd_play(tg_gtp *e, int argc, char **argv)
     tg_game *g = gtp_game_in_play(e, color);
     if (!g)
         return gtp_fail(e, "illegal move");
-    tg_status st = tg_game_play(g, color, point, TG_PLAY_ANY_ORDER);
+    tg_status st = tg_game_play(g, color, point, TG_PLAY_ANY_ORDER | flags);
     if (st != TG_OK) {
         gtp_drop_game(e, g);
         return gtp_fail(e, st == TG_ERR_NO_MEMORY ? "out of memory" : "illegal move");
     }
     gtp_commit_game(e, g);
     return 0;
+}
+
+int gtp_cmd_play(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    return play_with(e, argv, 0);
+}
+
+/* tengen-capture_own COLOR VERTEX: the move with the free-opening ruleset's
+ * capture choice, the mover's own chains removed (002 §4.3). */
+int gtp_cmd_tengen_capture_own(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    return play_with(e, argv, TG_PLAY_CAPTURE_OWN);
 }
 
 /* The move of `genmove` (the engine's player when NULL) for color in g. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gtp/gtp_internal.h"
+#include "tengen/free_opening.h"
 
 /* ---- Board size, clearing, komi ---------------------------------------- */
 
@@ -66,6 +67,33 @@ int gtp_cmd_komi(tg_gtp *e, int argc, char **argv)
     tg_rules rules = *tg_game_rules(e->game);
     rules.komi2 = komi2;
     tg_game_set_rules(e->game, &rules);
+    return 0;
+}
+
+/* tengen-predictions FIRST SECOND: the sealed predictions of the
+ * free-opening ruleset revealed (002 §5.3): answers the threshold and the
+ * colour the first player takes ("W+6.5 white"), and sets the komi so that
+ * the count is against the threshold (final_score's W+0.5 is "White wins
+ * by 0.5 stone").  A threshold in quarters (halves predicted) decides as
+ * the half point between its two integers, as margins on the board are
+ * whole stones. */
+int gtp_cmd_tengen_predictions(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    int first2, second2;
+    if (tg_prediction_parse(argv[0], &first2) != TG_OK || tg_prediction_parse(argv[1], &second2) != TG_OK)
+        return gtp_fail(e, "syntax error: predictions are W+N, B+N or 0 (N in stones, halves allowed)");
+    tg_predictions p;
+    tg_predictions_decide(first2, second2, &p);
+    tg_rules rules = *tg_game_rules(e->game);
+    int t4 = p.threshold4;
+    int floor4 = t4 >= 0 ? t4 / 4 : -((-t4 + 3) / 4);
+    rules.komi2 = t4 % 2 == 0 ? -t4 / 2 : -(2 * floor4 + 1);
+    tg_game_set_rules(e->game, &rules);
+    char threshold[32];
+    tg_threshold_format(t4, threshold, sizeof threshold);
+    gtp_text_puts(&e->body, threshold);
+    gtp_text_puts(&e->body, p.first_takes_white ? " white" : " black");
     return 0;
 }
 

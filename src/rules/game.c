@@ -322,7 +322,8 @@ tg_status tg_game_check(const tg_game *g, tg_color color, tg_point point, unsign
         return TG_ERR_GAME_OVER;
     if (color != TG_BLACK && color != TG_WHITE)
         return TG_ERR_INVALID;
-    if (!(flags & TG_PLAY_ANY_ORDER) && color != g->to_move)
+    /* the free opening's stones have fixed colours (W B W B), whoever asks */
+    if ((!(flags & TG_PLAY_ANY_ORDER) || g->nplies < g->rules.free_opening) && color != g->to_move)
         return TG_ERR_WRONG_PLAYER;
     if (point == TG_PASS) /* no pass among the free opening's stones (002 §5.2) */
         return (flags & TG_PLAY_CAPTURE_OWN) || g->nplies < g->rules.free_opening ? TG_ERR_NOT_ALLOWED
