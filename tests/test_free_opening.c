@@ -12,12 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "tengen/control.h"
 #include "tengen/free_opening.h"
+#include "tengen/sgf.h"
 
 static tg_game *free_game(int size, const char *extra)
 {
@@ -290,6 +292,60 @@ static void test_F9_example4(void **state)
     assert_string_equal(buf, "Black wins by 1.5 stones");
 }
 
+/* The record: RU[free-opening], the threshold as KM with its sign turned,
+ * both predictions and the first player's colour, the capture choice on
+ * its move; it reads back to the same game. */
+static void test_F_sgf_record(void **state)
+{
+    (void)state;
+    tg_game *g = free_game(5, NULL);
+    const char *stones[4] = {"B1", "A2", "B2", "A3"};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(tg_game_play(g, i % 2 ? TG_BLACK : TG_WHITE, at(g, stones[i]), 0), TG_OK);
+    tg_predictions p;
+    tg_predictions_decide(14, 12, &p); /* W+7, W+6: W+6.5 */
+    tg_rules r = *tg_game_rules(g);
+    r.komi2 = -p.threshold4 / 2;
+    tg_game_set_rules(g, &r);
+    /* White's B1-B2-C1 and Black's A2-A3-B3 come to share one liberty, A1 */
+    const char *more[8] = {"C1", "C2", "C3", "B3", "B4", "D1", "A4", "E5"};
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(tg_game_play(g, i % 2 ? TG_BLACK : TG_WHITE, at(g, more[i]), 0), TG_OK);
+    unsigned flags = TG_PLAY_CAPTURE_OWN;
+    assert_int_equal(tg_game_play(g, TG_WHITE, at(g, "A1"), flags), TG_OK);
+    assert_int_equal(tg_board_at(tg_game_board(g), at(g, "B2")), TG_EMPTY);
+    assert_int_equal(tg_board_at(tg_game_board(g), at(g, "A2")), TG_BLACK);
+    tg_sgf_info info;
+    memset(&info, 0, sizeof info);
+    info.main_time = -1;
+    info.has_predictions = true;
+    info.prediction_first2 = 14;
+    info.prediction_second2 = 12;
+    info.first_player = TG_WHITE;
+    char *sgf = tg_sgf_save_game(g, &info);
+    assert_non_null(sgf);
+    assert_non_null(strstr(sgf, "RU[free-opening]"));
+    assert_non_null(strstr(sgf, "KM[-6.5]"));
+    assert_non_null(strstr(sgf, "PF[W+7]PS[W+6]FC[W]"));
+    assert_non_null(strstr(sgf, "CC[own]"));
+    tg_game *back = NULL;
+    tg_sgf_info read;
+    tg_sgf_error err;
+    assert_int_equal(tg_sgf_load_game(sgf, strlen(sgf), -1, &back, &read, &err), TG_OK);
+    assert_true(read.has_predictions);
+    assert_int_equal(read.prediction_first2, 14);
+    assert_int_equal(read.prediction_second2, 12);
+    assert_int_equal(read.first_player, TG_WHITE);
+    assert_int_equal(tg_game_move_count(back), tg_game_move_count(g));
+    assert_int_equal(tg_game_board(back)->hash, tg_game_board(g)->hash);
+    assert_true(tg_game_move_captured_own(back, 12));
+    assert_true(tg_game_rules(back)->white_first);
+    assert_int_equal(tg_game_rules(back)->komi2, -13);
+    free(sgf);
+    tg_game_free(back);
+    tg_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_F3_gtp_examples),
         cmocka_unit_test(test_F3_prediction_syntax),
         cmocka_unit_test(test_F9_example4),
+        cmocka_unit_test(test_F_sgf_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,14 @@ typedef struct tg_sgf_info {
      * clocks with tg_sgf_main_line_clocks. */
     const tg_sgf_move_clock *clocks;
     int clock_count;
+    /* The free-opening ruleset's sealed predictions (002 §5.3), written as
+     * tengen's root properties PF (the first player's), PS (the second's)
+     * and FC (the colour the first player took, "W" or "B"); the threshold
+     * is KM with its sign turned, and a move that took the capture choice
+     * carries CC[own]. */
+    bool has_predictions;
+    int prediction_first2, prediction_second2; /* half stones, White's margin */
+    tg_color first_player;
     /* Loading: the reader's repairs (tg_sgf_load_game) and what it doubts
      * in the game (rules it does not know and counts as Chinese, a
      * repeated root property).  Ignored when saving. */

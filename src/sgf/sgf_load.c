@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tengen/free_opening.h"
 #include "sgf/sgf_internal.h"
 
 typedef struct loader {
@@ -211,12 +212,14 @@ static const tg_sgf_node *place_handicap(loader *ld, const tg_sgf_node *root)
 
 /* ---- moves ------------------------------------------------------------ */
 
-static tg_status play_move(loader *ld, const tg_sgf_property *prop, tg_color color, tg_point point)
+static tg_status play_move(loader *ld, const tg_sgf_property *prop, tg_color color, tg_point point,
+                           unsigned flags)
 {
-    tg_status st = tg_game_play(ld->game, color, point, TG_PLAY_ANY_ORDER);
+    flags |= TG_PLAY_ANY_ORDER;
+    tg_status st = tg_game_play(ld->game, color, point, flags);
     if (st == TG_ERR_GAME_OVER && tg_game_result(ld->game)->kind == TG_RESULT_NONE &&
         tg_game_resume(ld->game, color) == TG_OK)
-        st = tg_game_play(ld->game, color, point, TG_PLAY_ANY_ORDER);
+        st = tg_game_play(ld->game, color, point, flags);
     if (st != TG_OK) {
         char shown[9];
         sgf_copy_simple_text(shown, sizeof shown, prop->values);
@@ -248,7 +251,10 @@ static tg_status apply_moves(loader *ld, const tg_sgf_node *node)
                 return bad_property(ld->err, prop,
                                     st == TG_ERR_OFF_BOARD ? "the move is off the board"
                                                            : "the move is not a point");
-            st = play_move(ld, prop, black ? TG_BLACK : TG_WHITE, point);
+            /* CC[own]: the free-opening ruleset's capture choice */
+            const char *cc = tg_sgf_property_text(node, "CC");
+            st = play_move(ld, prop, black ? TG_BLACK : TG_WHITE, point,
+                           cc && !strcmp(cc, "own") ? TG_PLAY_CAPTURE_OWN : 0);
             if (st != TG_OK)
                 return st;
         }
@@ -303,6 +309,13 @@ static void read_info(const tg_sgf_node *root, tg_sgf_info *info)
         info->main_time = -1;
     info->clocks = NULL; /* an output info may be saved again: never leave a stray pointer */
     info->clock_count = 0;
+    const char *pf = tg_sgf_property_text(root, "PF"), *ps = tg_sgf_property_text(root, "PS");
+    const char *fc = tg_sgf_property_text(root, "FC");
+    info->has_predictions = pf && ps && tg_prediction_parse(pf, &info->prediction_first2) == TG_OK &&
+                            tg_prediction_parse(ps, &info->prediction_second2) == TG_OK;
+    info->first_player = fc && !strcmp(fc, "B") ? TG_BLACK : TG_WHITE;
+    if (!info->has_predictions)
+        info->prediction_first2 = info->prediction_second2 = 0;
 }
 
 int tg_sgf_main_line_clocks(const tg_sgf_node *root, tg_sgf_move_clock *out, int max)

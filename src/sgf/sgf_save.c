@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tengen/free_opening.h"
 #include "sgf/sgf_internal.h"
 
 #ifndef TENGEN_VERSION
@@ -73,6 +74,14 @@ static void add_info(builder *bd, tg_sgf_node *root, const tg_sgf_info *info)
             add(bd, root, "TM", tm);
         }
         add(bd, root, "OT", info->overtime);
+        if (info->has_predictions) {
+            char pf[16], ps[16];
+            tg_prediction_format(info->prediction_first2, pf, sizeof pf);
+            tg_prediction_format(info->prediction_second2, ps, sizeof ps);
+            add(bd, root, "PF", pf);
+            add(bd, root, "PS", ps);
+            add(bd, root, "FC", info->first_player == TG_BLACK ? "B" : "W");
+        }
     }
     add(bd, root, "RE", result);
 }
@@ -214,6 +223,8 @@ static void add_moves(builder *bd, tg_sgf_node *node)
         if (!node)
             return;
         add_point(bd, node, move->color == TG_BLACK ? "B" : "W", move->point);
+        if (tg_game_move_captured_own(g, i))
+            add(bd, node, "CC", "own");
         add_move_clock(bd, node, i, move->color);
         last_has_move = true;
         const tg_setup *s = tg_game_setup_at(g, bd->next_setup);
