@@ -32,6 +32,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "tengen/free_opening.h"
 #include "cli/gtp_analyze.h"
 
 #define TICK_SECONDS 0.02       /* how often a search looks for input */
@@ -457,6 +458,30 @@ static bool cmd_candidates(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp
     return true;
 }
 
+/* tengen-predict: the engine's sealed prediction of the free-opening
+ * ruleset (002 §5.3), from its own search of the position: the final
+ * difference of the counts it expects, by the search's ownership map
+ * (each point +1 Black's, -1 White's), to the nearest half stone, as
+ * "W+N", "B+N" or "0". */
+static bool cmd_predict(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply)
+{
+    const gtp_analyzer *an = ctx;
+    tg_color color;
+    if (!gfx_search(an, gtp, argc, argv, reply, &color))
+        return false;
+    const tg_board *b = tg_game_board(tg_gtp_game(gtp));
+    const float *own = tg_search_ownership(an->player->search);
+    double black_minus_white = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++)
+            black_minus_white += own[tg_point_at(b, x, y)];
+    int white2 = (int)lround(-2 * black_minus_white);
+    char text[16];
+    tg_prediction_format(white2, text, sizeof text);
+    tg_gtp_reply_printf(reply, "%s", text);
+    return true;
+}
+
 /* GoGui's convention: listing this command says that a "# interrupt"
  * line stops a long command (the search of gogui-ownership and
  * tengen-candidates; any input stops lz-analyze and kata-analyze, and
@@ -490,6 +515,7 @@ static const tg_gtp_extension extensions[] = {
     {"kata-genmove_analyze", 0, MAX_ARGS, cmd_kata_genmove_analyze},
     {"gogui-ownership", 0, 1, cmd_ownership},
     {"tengen-candidates", 0, 1, cmd_candidates},
+    {"tengen-predict", 0, 0, cmd_predict},
     {"gogui-interrupt", 0, 0, cmd_interrupt},
 };
 

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# gtp_free_opening.sh — the free-opening ruleset through `tengen gtp`
+# itself (issue 43): tengen-predict answers a prediction from the search
+# (W+N, B+N or 0, halves allowed), the same one twice for the same seed,
+# and list_commands lists the ruleset's commands.  Needs TENGEN_BIN.
+set -euo pipefail
+: "${TENGEN_BIN:?TENGEN_BIN must name the tengen binary}"
+
+session() {
+    printf 'tengen-rules free-opening\nboardsize 9\nclear_board\nplay w E5\nplay b C3\nplay w G7\nplay b C7\ntengen-predict\nlist_commands\n' |
+        "$TENGEN_BIN" gtp --playouts 300 --seed 7
+}
+out=$(session)
+prediction=$(printf '%s\n' "$out" | grep -E '^= (W|B)\+[0-9]+(\.5)?$|^= 0$' | head -n 1)
+[ -n "$prediction" ] || { echo "gtp_free_opening: no prediction in:"; printf '%s\n' "$out"; exit 1; }
+again=$(session | grep -E '^= (W|B)\+[0-9]+(\.5)?$|^= 0$' | head -n 1)
+[ "$prediction" = "$again" ] || { echo "gtp_free_opening: $prediction then $again for the same seed"; exit 1; }
+for cmd in tengen-predict tengen-predictions tengen-capture_own tengen-rules; do
+    printf '%s\n' "$out" | grep -qx "$cmd" || { echo "gtp_free_opening: list_commands lacks $cmd"; exit 1; }
+done
+echo "gtp_free_opening: prediction ${prediction#= }, the same twice; commands listed"
