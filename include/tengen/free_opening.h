@@ -32,6 +32,11 @@ typedef struct tg_predictions {
 
 /* Reveal both predictions (002 §5.3.1-2). */
 void tg_predictions_decide(int first2, int second2, tg_predictions *out);
+/* The komi (half points, given to White) that counts against a threshold
+ * in quarter stones: the threshold with its sign turned; a quarter decides
+ * as the half stone between its whole neighbours, as the difference of the
+ * counts on the board is a whole number of stones. */
+int tg_threshold_komi2(int threshold4);
 /* A threshold in quarter stones as "W+6.5", "B+0.5", "W+6.25", "0". */
 void tg_threshold_format(int threshold4, char *buf, size_t len);
 

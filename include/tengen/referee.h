@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 
 #include "clock.h"
+#include "free_opening.h"
 #include "game.h"
 
 /* ---- Engine processes ------------------------------------------------------ */
@@ -87,6 +88,10 @@ typedef struct tg_referee_config {
     uint64_t seed;                /* the estimator's random numbers */
     const char *black_name, *white_name, *event, *round;
     const char *note;             /* added to the SGF's GC (the nigiri draw), or NULL */
+    /* the free-opening ruleset's predictions, for the record (PF, PS, FC) */
+    bool has_predictions;
+    int prediction_first2, prediction_second2;
+    tg_color first_player;
 } tg_referee_config;
 
 /* Why a game ended, as written in the results file. */
@@ -129,6 +134,22 @@ typedef struct tg_referee_outcome {
  * outcome, not an error; errors are out of memory and bad configuration. */
 tg_status tg_referee_play(const tg_referee_config *cfg, tg_engine *black, tg_engine *white,
                           const atomic_int *stop, tg_referee_outcome *out, char **sgf);
+
+/* The free-opening ruleset's opening and sealed predictions between two
+ * engines (002 §5.2-§5.3), before tg_referee_play plays the game on with
+ * the four stones as its opening and the threshold as its komi. */
+typedef struct tg_free_opening_outcome {
+    tg_move stones[4];
+    int first2, second2;           /* the predictions, half stones for White */
+    char first_how[16], second_how[16]; /* tengen-predict, final_score or default */
+    tg_predictions decision;
+    bool failed;                   /* an engine failed in the opening: it loses */
+    int culprit;                   /* 0 the first player's engine, 1 the second's */
+    tg_end_reason reason;
+    char detail[240];
+} tg_free_opening_outcome;
+tg_status tg_referee_free_opening(const tg_referee_config *cfg, tg_engine *first, tg_engine *second,
+                                  tg_free_opening_outcome *out);
 
 /* ---- A schedule of games --------------------------------------------------- */
 
@@ -193,6 +214,11 @@ typedef struct tg_game_record {
     char sgf[512];             /* path of the SGF file, "" when none */
     char detail[240];
     char nigiri[192];          /* the recorded draw when colours were decided by nigiri */
+    /* the free-opening ruleset: the colour the first player's engine
+     * played (TG_EMPTY under any other ruleset), both predictions and the
+     * threshold ("W+6.5") */
+    tg_color first_colour;
+    char prediction_first[16], prediction_second[16], threshold[16];
     int64_t duration_ms;
 } tg_game_record;
 

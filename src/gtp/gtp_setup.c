@@ -86,12 +86,10 @@ int gtp_cmd_tengen_predictions(tg_gtp *e, int argc, char **argv)
     tg_predictions p;
     tg_predictions_decide(first2, second2, &p);
     tg_rules rules = *tg_game_rules(e->game);
-    int t4 = p.threshold4;
-    int floor4 = t4 >= 0 ? t4 / 4 : -((-t4 + 3) / 4);
-    rules.komi2 = t4 % 2 == 0 ? -t4 / 2 : -(2 * floor4 + 1);
+    rules.komi2 = tg_threshold_komi2(p.threshold4);
     tg_game_set_rules(e->game, &rules);
     char threshold[32];
-    tg_threshold_format(t4, threshold, sizeof threshold);
+    tg_threshold_format(p.threshold4, threshold, sizeof threshold);
     gtp_text_puts(&e->body, threshold);
     gtp_text_puts(&e->body, p.first_takes_white ? " white" : " black");
     return 0;

@@ -250,6 +250,10 @@ char *runner_sgf(const game_runner *r)
     info.main_time = r->timed ? tg_time_control_sgf_tm(&cfg->time) : -1;
     if (r->timed)
         tg_time_control_to_sgf_ot(&cfg->time, info.overtime, sizeof info.overtime);
+    info.has_predictions = cfg->has_predictions;
+    info.prediction_first2 = cfg->prediction_first2;
+    info.prediction_second2 = cfg->prediction_second2;
+    info.first_player = cfg->first_player;
     info.clocks = r->clock_after;
     info.clock_count = r->clock_cap < tg_game_move_count(r->game) ? r->clock_cap : tg_game_move_count(r->game);
     tg_sgf_tree *tree = tg_sgf_tree_from_game(r->game, &info);

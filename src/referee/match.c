@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "referee/referee_internal.h"
+#include "tengen/free_opening.h"
 
 typedef struct match_state {
     const tg_match_config *cfg;
@@ -159,15 +160,59 @@ static void start_failure(tg_referee_outcome *o, tg_color loser, const char *err
     snprintf(o->detail, sizeof o->detail, "%s", err);
 }
 
-static bool play_one(match_state *m, engine_slot *slots, const tg_scheduled_game *g)
+/* The free-opening ruleset: the scheduled Black is the first player; the
+ * opening and the predictions decide who plays White and the komi.  *g is
+ * updated to the colours the predictions gave; false when an engine failed
+ * in the opening (*o then holds its forfeit, against the colour it had). */
+static bool free_opening(match_state *m, tg_referee_config *cfg, engine_slot **b, engine_slot **w,
+                         tg_scheduled_game *g, tg_move *stones, tg_free_opening_outcome *fo,
+                         tg_referee_outcome *o)
+{
+    if (tg_referee_free_opening(cfg, (*b)->engine, (*w)->engine, fo) != TG_OK || fo->failed) {
+        memset(o, 0, sizeof *o);
+        tg_color loser = fo->failed && fo->culprit == 1 ? TG_WHITE : TG_BLACK;
+        o->result = (tg_result){.kind = TG_RESULT_FORFEIT, .winner = tg_opponent(loser)};
+        tg_result_to_sgf(&o->result, o->result_text, sizeof o->result_text);
+        o->reason = fo->failed ? fo->reason : TG_END_START;
+        o->culprit = loser;
+        snprintf(o->detail, sizeof o->detail, "%s", fo->failed ? fo->detail : "out of memory");
+        o->restart[loser] = true;
+        return false;
+    }
+    memcpy(stones, fo->stones, sizeof fo->stones);
+    cfg->opening = stones;
+    cfg->opening_len = 4;
+    cfg->rules.komi2 = tg_threshold_komi2(fo->decision.threshold4);
+    cfg->has_predictions = true;
+    cfg->prediction_first2 = fo->first2;
+    cfg->prediction_second2 = fo->second2;
+    cfg->first_player = fo->decision.first_takes_white ? TG_WHITE : TG_BLACK;
+    if (fo->decision.first_takes_white) { /* the first player (scheduled Black) takes White */
+        engine_slot *t = *b;
+        *b = *w;
+        *w = t;
+        int i = g->black;
+        g->black = g->white;
+        g->white = i;
+    }
+    cfg->black_name = m->cfg->engines[g->black].name;
+    cfg->white_name = m->cfg->engines[g->white].name;
+    return true;
+}
+
+static bool play_one(match_state *m, engine_slot *slots, const tg_scheduled_game *scheduled)
 {
     char err[256] = "", round[16];
     tg_referee_outcome outcome;
     char *sgf = NULL;
+    tg_scheduled_game game = *scheduled, *g = &game;
+    tg_free_opening_outcome fo;
+    bool free_rules = m->cfg->game.rules.free_opening > 0;
     engine_slot *b = acquire(m, slots, g->black, g->white, NULL, err, sizeof err);
     engine_slot *w = b ? acquire(m, slots, g->white, g->black, b, err, sizeof err) : NULL;
     if (!b || !w) {
         start_failure(&outcome, b ? TG_WHITE : TG_BLACK, err);
+        free_rules = false;
     } else {
         tg_referee_config cfg = m->cfg->game;
         snprintf(round, sizeof round, "%d", g->game);
@@ -180,10 +225,13 @@ static bool play_one(match_state *m, engine_slot *slots, const tg_scheduled_game
         char note[192];
         nigiri_note(m, g, note, sizeof note);
         cfg.note = note[0] ? note : NULL;
-        tg_status st = tg_referee_play(&cfg, b->engine, w->engine, m->cfg->stop, &outcome, &sgf);
-        if (st != TG_OK) {
-            fail(m, st, "game failed: %s", tg_status_text(st));
-            return false;
+        tg_move stones[4];
+        if (!free_rules || free_opening(m, &cfg, &b, &w, g, stones, &fo, &outcome)) {
+            tg_status st = tg_referee_play(&cfg, b->engine, w->engine, m->cfg->stop, &outcome, &sgf);
+            if (st != TG_OK) {
+                fail(m, st, "game failed: %s", tg_status_text(st));
+                return false;
+            }
         }
         b->restart |= outcome.restart[TG_BLACK] || outcome.stopped;
         w->restart |= outcome.restart[TG_WHITE] || outcome.stopped;
@@ -194,6 +242,12 @@ static bool play_one(match_state *m, engine_slot *slots, const tg_scheduled_game
     }
     tg_game_record rec;
     fill_record(m, g, &outcome, &rec);
+    if (free_rules) {
+        rec.first_colour = fo.decision.first_takes_white ? TG_WHITE : TG_BLACK;
+        tg_prediction_format(fo.first2, rec.prediction_first, sizeof rec.prediction_first);
+        tg_prediction_format(fo.second2, rec.prediction_second, sizeof rec.prediction_second);
+        tg_threshold_format(fo.decision.threshold4, rec.threshold, sizeof rec.threshold);
+    }
     bool ok = write_sgf(m, g, sgf, &rec);
     free(sgf);
     pthread_mutex_lock(&m->lock);

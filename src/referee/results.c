@@ -71,6 +71,12 @@ char *tg_game_record_to_json(const tg_game_record *r)
                           "seed", seed, "detail", as_utf8(r->detail, detail, sizeof detail),
                           "duration_ms", (json_int_t)r->duration_ms,
                           "nigiri", as_utf8(r->nigiri, nigiri, sizeof nigiri));
+    if (o && r->first_colour != TG_EMPTY) /* the free-opening ruleset: who was first, and the predictions */
+        json_object_set_new(o, "free_opening",
+                            json_pack("{s:s, s:s, s:s, s:s}", "first_player",
+                                      r->first_colour == TG_BLACK ? "B" : "W", "first_prediction",
+                                      r->prediction_first, "second_prediction", r->prediction_second,
+                                      "threshold", r->threshold));
     if (!o)
         return NULL;
     char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -95,11 +101,22 @@ tg_status tg_game_record_from_json(const char *line, tg_game_record *r)
     json_t *culprit_value = NULL;
     json_int_t duration = 0;
     int opening = -1;
-    int bad = json_unpack(o, "{s:i, s:s, s:s, s:s, s:s, s:i, s?s, s?o, s?i, s?s, s?s, s?I, s?s}",
+    json_t *free_opening = NULL;
+    int bad = json_unpack(o, "{s:i, s:s, s:s, s:s, s:s, s:i, s?s, s?o, s?i, s?s, s?s, s?I, s?s, s?o}",
                           "game", &r->game, "black", &black, "white", &white, "result", &result,
                           "reason", &reason, "moves", &r->moves, "sgf", &sgf,
                           "culprit", &culprit_value, "opening", &opening, "seed", &seed,
-                          "detail", &detail, "duration_ms", &duration, "nigiri", &nigiri);
+                          "detail", &detail, "duration_ms", &duration, "nigiri", &nigiri,
+                          "free_opening", &free_opening);
+    const char *first_player = NULL, *pf = NULL, *ps = NULL, *threshold = NULL;
+    if (!bad && free_opening &&
+        json_unpack(free_opening, "{s:s, s:s, s:s, s:s}", "first_player", &first_player,
+                    "first_prediction", &pf, "second_prediction", &ps, "threshold", &threshold) == 0) {
+        r->first_colour = !strcmp(first_player, "B") ? TG_BLACK : TG_WHITE;
+        copy_string(r->prediction_first, sizeof r->prediction_first, pf);
+        copy_string(r->prediction_second, sizeof r->prediction_second, ps);
+        copy_string(r->threshold, sizeof r->threshold, threshold);
+    }
     tg_status st = bad ? TG_ERR_PARSE : TG_OK;
     if (culprit_value && json_is_string(culprit_value))
         culprit = json_string_value(culprit_value);

@@ -109,3 +109,9 @@ void tg_threshold_result_text(tg_color winner, int by4, bool chinese, char *buf,
         snprintf(buf, len, "%s wins by %s stone%s", winner == TG_WHITE ? "White" : "Black", n,
                  by4 == 4 || by4 < 4 ? "" : "s");
 }
+
+int tg_threshold_komi2(int threshold4)
+{
+    int floor4 = threshold4 >= 0 ? threshold4 / 4 : -((-threshold4 + 3) / 4);
+    return threshold4 % 2 == 0 ? -threshold4 / 2 : -(2 * floor4 + 1);
+}
