@@ -33,6 +33,7 @@
 #include "cli/commands.h"
 #include "cli/cli_util.h"
 #include "cli/play_agreement.h"
+#include "cli/play_free_opening.h"
 #include "tengen/control.h"
 #include "tengen/player.h"
 #include "tengen/search.h"
@@ -52,6 +53,7 @@ typedef struct play_options {
     int threads;          /* --threads */
     int max_memory_mb;    /* --max-memory */
     tg_time_control time; /* TG_CLOCK_NONE: untimed */
+    int first;            /* free-opening: 1 the person is first, 0 tengen, -1 by lot */
 } play_options;
 
 static void play_usage(FILE *out)
@@ -62,6 +64,8 @@ static void play_usage(FILE *out)
             "options:\n"
             "  --size N          board size, 2..25 (default 19)\n"
             "  --color C         your colour: black or white (default black)\n"
+            "  --first WHO       under --rules free-opening, the first player: me, tengen or\n"
+            "                    lot (default); the predictions then decide the colours\n"
             "  --rules R         ruleset preset and key=value overrides, e.g. \"japanese\" or\n"
             "                    \"chinese ko=situational\" (default chinese)\n"
             "  --komi K          komi in points, integer or half-integer (default: the rules')\n"
@@ -93,6 +97,7 @@ static int parse_play_options(int argc, char **argv, play_options *o)
 {
     o->size = 19;
     o->human = TG_BLACK;
+    o->first = -1;
     tg_rules_default(&o->rules);
     o->handicap = 0;
     o->sgf_path = NULL;
@@ -162,6 +167,15 @@ static int parse_play_options(int argc, char **argv, play_options *o)
         } else if (!strcmp(a, "--max-memory")) {
             if (cli_parse_int(v, 2, 1 << 20, &o->max_memory_mb))
                 return cli_bad_value("play", a, v);
+        } else if (!strcmp(a, "--first")) {
+            if (!strcmp(v, "me"))
+                o->first = 1;
+            else if (!strcmp(v, "tengen"))
+                o->first = 0;
+            else if (!strcmp(v, "lot"))
+                o->first = -1;
+            else
+                return cli_bad_value("play", a, v);
         } else if (!strcmp(a, "--model") || !strcmp(a, "--value-net")) {
             if (cli_load_weights("play", a, v) != 0)
                 return -1;
@@ -221,6 +235,8 @@ typedef struct play_session {
     int clock_cap;
     line_reader in;
     pending_call call;
+    bool has_predictions;      /* free-opening: for the record */
+    play_fo_result fo;
 } play_session;
 
 static const char *color_name(tg_color c) { return c == TG_BLACK ? "Black" : "White"; }
@@ -298,6 +314,12 @@ static bool save_game(const play_session *s)
     info.main_time = -1;
     snprintf(o->human == TG_BLACK ? info.black : info.white, sizeof info.black, "%s", "Human");
     snprintf(o->human == TG_BLACK ? info.white : info.black, sizeof info.white, "%s", "tengen");
+    if (s->has_predictions) {
+        info.has_predictions = true;
+        info.prediction_first2 = s->fo.decision.first2;
+        info.prediction_second2 = s->fo.decision.second2;
+        info.first_player = s->fo.decision.first_takes_white ? TG_WHITE : TG_BLACK;
+    }
     if (s->timed) {
         info.main_time = tg_time_control_sgf_tm(&o->time);
         tg_time_control_to_sgf_ot(&o->time, info.overtime, sizeof info.overtime);
@@ -651,6 +673,37 @@ static bool human_turn(play_session *s, bool *quit)
     return true;
 }
 
+/* ---- the free opening (play_free_opening.c) ---------------------------------- */
+
+static tg_point fo_engine_stone(void *ctx, tg_color color)
+{
+    play_session *s = ctx;
+    if (s->search)
+        return search_move(s, color);
+    tg_player_options popt = {s->o->playouts, false};
+    return tg_player_genmove(s->g, color, &popt, &s->rng);
+}
+
+/* tengen's sealed prediction: the count difference its search expects. */
+static int fo_engine_prediction(void *ctx)
+{
+    play_session *s = ctx;
+    if (!s->search)
+        return 0;
+    search_move(s, tg_game_to_move(s->g));
+    const float *own = tg_search_ownership(s->search);
+    const tg_board *b = tg_game_board(s->g);
+    double black_minus_white = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++)
+            black_minus_white += own[tg_point_at(b, x, y)];
+    double w2 = -2 * black_minus_white;
+    return (int)(w2 < 0 ? w2 - 0.5 : w2 + 0.5);
+}
+
+static bool fo_play(void *ctx, tg_color color, tg_point p) { return control_move(ctx, color, p); }
+static void fo_show(void *ctx) { show_position(ctx); }
+
 /* The agreement's reader: the person's next line, false at the end of input. */
 static bool read_agreement_line(void *ctx, char *line, size_t len)
 {
@@ -697,7 +750,10 @@ static void announce_start(const play_options *o)
     char rules[200], clock[200];
     tg_rules_describe(&o->rules, rules, sizeof rules);
     printf("tengen play: %dx%d, you are %s. Rules: %s\n", o->size, o->size,
-           o->human == TG_BLACK ? "Black (X)" : "White (O)", rules);
+           o->rules.free_opening ? "the colour the predictions give you"
+           : o->human == TG_BLACK ? "Black (X)"
+                                  : "White (O)",
+           rules);
     if (o->time.system != TG_CLOCK_NONE) {
         tg_time_control_describe(&o->time, clock, sizeof clock);
         printf("Time: %s\n", clock);
@@ -744,6 +800,16 @@ int cmd_play(int argc, char **argv)
     struct sigaction old_sigint;
     catch_interrupt(s->search, &old_sigint);
     bool quit = false, input_ended = false;
+    if (o.rules.free_opening) {
+        play_fo_io io = {s, read_agreement_line, fo_engine_stone, fo_engine_prediction, fo_play, fo_show};
+        bool first = o.first >= 0 ? o.first == 1 : (tg_rng_next(&s->rng) & 1) != 0;
+        if (play_free_opening(&s->ctl, first, &io, &s->fo)) {
+            s->has_predictions = true;
+            o.human = s->fo.person;
+        } else {
+            input_ended = true;
+        }
+    }
     while (!quit && !interrupted && !input_ended) {
         while (!quit && !interrupted && !tg_game_over(g)) {
             if (tg_game_to_move(g) != o.human)

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# play_free_opening.sh — `tengen play --rules free-opening` (issue 43): the
+# person (first player) and tengen place the four opening stones in turn
+# (a pass refused), the person seals a prediction and tengen reveals its
+# own only after; the colours and the threshold follow, and the record has
+# RU[free-opening], the threshold as KM, PF, PS and FC.  Needs TENGEN_BIN.
+set -euo pipefail
+: "${TENGEN_BIN:?TENGEN_BIN must name the tengen binary}"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "play_free_opening: $*"; cat "$dir/out.txt"; exit 1; }
+
+printf 'E5\npass\nC3\nW+3\npass\npass\n' |
+    timeout 120 "$TENGEN_BIN" play --rules free-opening --size 9 --first me --playouts 100 --seed 3 \
+        --sgf "$dir/game.sgf" > "$dir/out.txt" 2>&1 || fail "tengen play failed"
+grep -q "no pass in the opening" "$dir/out.txt" || fail "a pass in the opening was not refused"
+grep -q "tengen places Black at" "$dir/out.txt" || fail "tengen placed no black opening stone"
+grep -q "tengen places White at" "$dir/out.txt" || fail "tengen placed no white opening stone"
+grep -q "^.*You predicted W+3, tengen [WB0]" "$dir/out.txt" || fail "the predictions were not revealed"
+sgf=$(tr -d '\n' < "$dir/game.sgf")
+grep -q 'RU\[free-opening\]' <<< "$sgf" || fail "no RU[free-opening]"
+grep -q 'PF\[W+3\]PS\[[WB0]' <<< "$sgf" || fail "no predictions in the record"
+grep -q 'FC\[[WB]\]' <<< "$sgf" || fail "no first player's colour in the record"
+grep -q ';W\[ee\];B\[[a-i][a-i]\];W\[[a-i][a-i]\];B\[cg\]' <<< "$sgf" || fail "the opening is not W E5, B, W, B C3"
+"$TENGEN_BIN" sgf check "$dir/game.sgf" > /dev/null || fail "the record does not check"
+echo "play_free_opening: opening W B W B placed in turn, predictions sealed and revealed, record complete"
