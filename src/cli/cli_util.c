@@ -99,3 +99,14 @@ void cli_print_sgf_notes(const char *path, const tg_sgf_notes *notes)
     if (notes->count > kept)
         fprintf(stderr, "%s: warning: %d more\n", path, notes->count - kept);
 }
+
+int cli_predicted_white_margin2(const tg_search *search, const tg_board *b)
+{
+    const float *own = tg_search_ownership(search);
+    double black_minus_white = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++)
+            black_minus_white += own[tg_point_at(b, x, y)];
+    double w2 = -2 * black_minus_white;
+    return (int)(w2 < 0 ? w2 - 0.5 : w2 + 0.5);
+}

@@ -691,14 +691,7 @@ static int fo_engine_prediction(void *ctx)
     if (!s->search)
         return 0;
     search_move(s, tg_game_to_move(s->g));
-    const float *own = tg_search_ownership(s->search);
-    const tg_board *b = tg_game_board(s->g);
-    double black_minus_white = 0;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++)
-            black_minus_white += own[tg_point_at(b, x, y)];
-    double w2 = -2 * black_minus_white;
-    return (int)(w2 < 0 ? w2 - 0.5 : w2 + 0.5);
+    return cli_predicted_white_margin2(s->search, tg_game_board(s->g));
 }
 
 static bool fo_play(void *ctx, tg_color color, tg_point p) { return control_move(ctx, color, p); }

@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "tengen/free_opening.h"
+#include "cli/cli_util.h"
 #include "cli/gtp_analyze.h"
 
 #define TICK_SECONDS 0.02       /* how often a search looks for input */
@@ -469,15 +470,9 @@ static bool cmd_predict(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_re
     tg_color color;
     if (!gfx_search(an, gtp, argc, argv, reply, &color))
         return false;
-    const tg_board *b = tg_game_board(tg_gtp_game(gtp));
-    const float *own = tg_search_ownership(an->player->search);
-    double black_minus_white = 0;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++)
-            black_minus_white += own[tg_point_at(b, x, y)];
-    int white2 = (int)lround(-2 * black_minus_white);
     char text[16];
-    tg_prediction_format(white2, text, sizeof text);
+    tg_prediction_format(cli_predicted_white_margin2(an->player->search, tg_game_board(tg_gtp_game(gtp))),
+                         text, sizeof text);
     tg_gtp_reply_printf(reply, "%s", text);
     return true;
 }
