@@ -209,6 +209,44 @@ static void test_undo_by_agreement(void **state)
     room_free(r);
 }
 
+/* A request made before a move lapses with it: an old undo request
+ * cannot take back the answerer's own later move. */
+static void test_request_lapses_with_a_move(void **state)
+{
+    (void)state;
+    room *r = new_room("{\"size\":9}");
+    play(r, TG_BLACK, "E5", 1);
+    assert_int_equal(answer(r, EV_REQUEST, TG_BLACK, REQ_UNDO, false, 2).code, 0);
+    play(r, TG_WHITE, "D5", 3);
+    assert_int_equal(r->request, REQ_NONE);
+    assert_int_equal(answer(r, EV_ANSWER, TG_WHITE, REQ_UNDO, true, 4).code, ROOM_ERR_WRONG_PHASE);
+    assert_int_equal(tg_game_move_count(r->game), 2);
+    room_free(r);
+}
+
+/* A game's chat is bounded, and game.state carries only its last lines. */
+static void test_chat_is_bounded(void **state)
+{
+    (void)state;
+    room *r = new_room("{\"size\":9}");
+    room_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = EV_CHAT;
+    snprintf(ev.from, sizeof ev.from, "x");
+    snprintf(ev.text, sizeof ev.text, "spam");
+    room_result res;
+    for (int i = 0; i < ROOM_CHAT_MAX; i++) {
+        room_apply(r, &ev, i, &res);
+        assert_int_equal(res.code, 0);
+    }
+    room_apply(r, &ev, ROOM_CHAT_MAX, &res);
+    assert_int_equal(res.code, ROOM_ERR_TOO_LATE);
+    json_t *st = room_state_json(r, TG_EMPTY, 0);
+    assert_int_equal(json_array_size(json_object_get(st, "chat")), ROOM_CHAT_SHOWN);
+    json_decref(st);
+    room_free(r);
+}
+
 static void test_pause_stops_both_clocks(void **state)
 {
     (void)state;
@@ -371,7 +409,8 @@ static void test_settings_strict(void **state)
         "{\"size\":1}", "{\"size\":26}", "{\"colour\":\"black\"}", "{\"komi\":7.25}",
         "{\"komi\":\"7.5\"}", "{\"handicap\":1}", "{\"handicap\":10}", "{\"time\":\"byoyomi:x\"}",
         "{\"rules\":\"chinese ko=nonsense\"}", "{\"color\":\"red\"}", "{\"size\":5,\"handicap\":9}",
-        "{\"absence_s\":1}", "[]"};
+        "{\"absence_s\":1}", "[]", "{\"rules\":\"chinese\\nko=simple\"}",
+        "{\"rules\":\"chinese  ko=simple\"}", "{\"rules\":\" chinese\"}"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         json_error_t e;
         json_t *j = json_loads(bad[i], JSON_DECODE_ANY, &e);
@@ -443,6 +482,8 @@ int main(void)
         cmocka_unit_test(test_removal_dispute_claimer_moves_first),
         cmocka_unit_test(test_concede_adopts_the_statement),
         cmocka_unit_test(test_undo_by_agreement),
+        cmocka_unit_test(test_request_lapses_with_a_move),
+        cmocka_unit_test(test_chat_is_bounded),
         cmocka_unit_test(test_pause_stops_both_clocks),
         cmocka_unit_test(test_time_loss_in_byoyomi),
         cmocka_unit_test(test_absence_at_the_start),

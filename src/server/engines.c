@@ -153,6 +153,14 @@ bool engine_pool_submit(engine_pool *p, engine_job *job)
     return ok;
 }
 
+bool engine_pool_has_room(engine_pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    bool room = p->queued < p->queue_max;
+    pthread_mutex_unlock(&p->lock);
+    return room;
+}
+
 engine_job *engine_pool_done(engine_pool *p)
 {
     pthread_mutex_lock(&p->lock);

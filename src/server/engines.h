@@ -35,6 +35,8 @@ typedef struct engine_pool engine_pool;
 engine_pool *engine_pool_new(int workers, int queue_max, net *wake);
 /* Queue a job (the pool takes it); false when the queue is full. */
 bool engine_pool_submit(engine_pool *p, engine_job *job);
+/* Whether a job submitted now would be queued. */
+bool engine_pool_has_room(engine_pool *p);
 /* A finished job (the caller frees it with engine_job_free), or NULL. */
 engine_job *engine_pool_done(engine_pool *p);
 void engine_job_free(engine_job *job);

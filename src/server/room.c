@@ -222,8 +222,14 @@ static void apply_move(room *r, const room_event *ev, int64_t at, room_result *r
     case TG_ACTION_TIME_LOSS: set_reason(r, "time"); break;
     default: res->state_changed = true; break; /* void, void pass, overtime pass */
     }
-    if (tg_game_move_count(r->game) > moves_before)
+    if (tg_game_move_count(r->game) > moves_before) {
         record_clock(r, ev->color, at);
+        /* a request made before the move was for another position */
+        if (r->request != REQ_NONE) {
+            r->request = REQ_NONE;
+            res->state_changed = true;
+        }
+    }
     sync_phase(r, res);
 }
 
@@ -431,6 +437,8 @@ static void apply_tick(room *r, int64_t at, room_result *res)
 
 static void add_chat(room *r, const room_event *ev, room_result *res)
 {
+    if (r->chat_count >= ROOM_CHAT_MAX)
+        FAIL(res, ROOM_ERR_TOO_LATE, "this game's chat is full");
     if (r->chat_count == r->chat_cap) {
         int cap = r->chat_cap ? 2 * r->chat_cap : 16;
         room_chat *grown = realloc(r->chat, (size_t)cap * sizeof *grown);

@@ -24,6 +24,8 @@
 
 typedef struct room room;
 #define ROOM_MAX_HANDICAP 9
+#define ROOM_CHAT_MAX 2000   /* chat lines a game keeps (and records) */
+#define ROOM_CHAT_SHOWN 100  /* the last lines game.state carries */
 
 /* What a challenge or an engine game sets up. */
 typedef struct room_settings {

@@ -86,6 +86,10 @@ bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, siz
         return settings_error(err, errlen, "size must be 2..25");
     if (strlen(rules) >= sizeof s->rules_text || strlen(time) >= sizeof s->time_spec)
         return settings_error(err, errlen, "rules or time too long");
+    /* the rules go to engines on one GTP line: words and single spaces only */
+    for (const char *c = rules; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f || (*c == ' ' && (c == rules || c[1] == ' ' || !c[1])))
+            return settings_error(err, errlen, "settings.rules: words separated by single spaces");
     tg_rules_default(&s->rules);
     char why[160];
     if (tg_rules_apply(&s->rules, rules, why, sizeof why) != TG_OK) {
@@ -436,7 +440,11 @@ json_t *room_state_json(const room *r, tg_color you, int64_t now)
         json_object_set_new(g, "result", json_null());
     }
     json_t *chat = json_array();
-    for (int i = 0; i < r->chat_count; i++)
+    int shown = 0, from = r->chat_count;
+    while (from > 0 && shown < ROOM_CHAT_SHOWN)
+        if (r->chat[--from].players || you == TG_EMPTY)
+            shown++;
+    for (int i = from; i < r->chat_count; i++)
         if (r->chat[i].players || you == TG_EMPTY)
             json_array_append_new(chat, json_pack("{s:s, s:s, s:s, s:i}", "channel",
                                                   r->chat[i].players ? "players" : "spectators",

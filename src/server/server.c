@@ -101,6 +101,9 @@ void lobby_broadcast(server *s, json_t *msg)
 
 /* ---- accounts ----------------------------------------------------------------- */
 
+static void challenge_remove(server *s, challenge *ch);
+static void drop_challenges_of(server *s, int64_t user);
+
 account *account_of(server *s, int64_t user)
 {
     for (int i = 0; i < s->accounts.count; i++) {
@@ -139,8 +142,10 @@ static void log_in(server *s, client *c, const store_user *u)
 {
     if (c->user) {
         account *old = account_of(s, c->user);
-        if (old && --old->connections == 0)
+        if (old && --old->connections == 0) {
             old->gone_since_ms = server_now_ms();
+            drop_challenges_of(s, c->user);
+        }
     }
     c->user = u->id;
     c->guest = u->guest;
@@ -150,13 +155,25 @@ static void log_in(server *s, client *c, const store_user *u)
         a->connections++;
 }
 
+/* An account gone from the server leaves no open challenge behind. */
+static void drop_challenges_of(server *s, int64_t user)
+{
+    for (int i = s->challenges.count - 1; i >= 0; i--) {
+        challenge *ch = s->challenges.items[i];
+        if (ch->challenger == user)
+            challenge_remove(s, ch);
+    }
+}
+
 static void log_out_connection(server *s, client *c)
 {
     if (!c->user)
         return;
     account *a = account_of(s, c->user);
-    if (a && --a->connections == 0)
+    if (a && --a->connections == 0) {
         a->gone_since_ms = server_now_ms();
+        drop_challenges_of(s, c->user);
+    }
     c->user = 0;
     c->name[0] = '\0';
 }
@@ -185,6 +202,23 @@ static void on_hello(server *s, client *c, const proto_request *rq)
     send_ok(c, rq, json_pack("{s:o, s:i}", "user", user_json(c), "protocol", PROTO_VERSION));
 }
 
+/* Argon2id costs ~30 ms of the loop: a few a second for the whole server,
+ * so that nobody can stall the games (or guess passwords quickly). */
+static bool password_work_allowed(server *s, client *c, const proto_request *rq)
+{
+    int64_t now = server_now_ms();
+    s->password_rate.tokens += (double)(now - s->password_rate.at_ms) * 5.0 / 1000.0;
+    if (s->password_rate.tokens > 10)
+        s->password_rate.tokens = 10;
+    s->password_rate.at_ms = now;
+    if (s->password_rate.tokens < 1) {
+        send_error(c, rq, "rate_limited", "too many logins at once: try again in a moment");
+        return false;
+    }
+    s->password_rate.tokens -= 1;
+    return true;
+}
+
 static void on_register(server *s, client *c, const proto_request *rq)
 {
     size_t plen = strlen(rq->password);
@@ -193,6 +227,8 @@ static void on_register(server *s, client *c, const proto_request *rq)
                           "a name is 1-24 letters, digits, '_', '-' or '.', not guest-...");
     if (plen < 8 || plen > 256)
         return send_error(c, rq, "bad_request", "a password is 8 to 256 bytes");
+    if (!password_work_allowed(s, c, rq))
+        return;
     store_user u;
     memset(&u, 0, sizeof u);
     snprintf(u.name, sizeof u.name, "%s", rq->name);
@@ -209,6 +245,8 @@ static void on_register(server *s, client *c, const proto_request *rq)
 static void on_login(server *s, client *c, const proto_request *rq)
 {
     store_user u;
+    if (!password_work_allowed(s, c, rq))
+        return;
     if (s->db->ops->user_by_name(s->db, rq->name, &u) != 0 || u.guest ||
         !auth_password_check(u.password_hash, rq->password))
         return send_error(c, rq, "bad_credentials", "unknown name or wrong password");
@@ -217,6 +255,9 @@ static void on_login(server *s, client *c, const proto_request *rq)
 
 static void on_guest(server *s, client *c, const proto_request *rq)
 {
+    if (c->guests_made >= 3)
+        return send_error(c, rq, "rate_limited", "at most 3 guests a connection");
+    c->guests_made++;
     store_user u;
     memset(&u, 0, sizeof u);
     u.guest = true;
@@ -312,6 +353,8 @@ static void on_challenge_create(server *s, client *c, const proto_request *rq)
         mine += ((challenge *)s->challenges.items[i])->challenger == c->user;
     if (mine >= 10)
         return send_error(c, rq, "rate_limited", "at most 10 open challenges each");
+    if (s->challenges.count >= 1000)
+        return send_error(c, rq, "rate_limited", "the lobby is full: try again later");
     challenge *stored = malloc(sizeof *stored);
     if (!stored || !ptr_list_add(&s->challenges, stored)) {
         free(stored);
@@ -418,6 +461,8 @@ static void on_engine_play(server *s, client *c, const proto_request *rq)
     }
     if (going >= 3)
         return send_error(c, rq, "rate_limited", "at most 3 games against engines at once each");
+    if (!engine_pool_has_room(s->engines))
+        return send_error(c, rq, "busy", "the engines are all busy: try again in a moment");
     tg_color person = draw_color(&st, nigiri, sizeof nigiri);
     tg_color engine = tg_opponent(person);
     const char *names[3] = {NULL, NULL, NULL}, *commands[3] = {NULL, NULL, NULL};
@@ -561,8 +606,11 @@ void server_flush(server *s)
             games_rollback(s);
             return;
         }
-        for (int i = 0; i < s->touched.count; i++)
-            ((live *)s->touched.items[i])->touched = false;
+        for (int i = 0; i < s->touched.count; i++) {
+            live *lv = s->touched.items[i];
+            lv->touched = false;
+            game_release_if_idle(s, lv); /* a finished game nobody watches leaves memory */
+        }
         s->touched.count = 0;
     }
     net_release(s->net);
@@ -614,6 +662,7 @@ void server_free(server *s)
     if (s->db && s->net)
         server_flush(s);
     engine_pool_free(s->engines);
+    s->engines = NULL; /* a wake-up still pending finds no pool */
     games_free(s);
     free(s->touched.items);
     for (int i = 0; i < s->clients.count; i++) {

@@ -226,6 +226,10 @@ static void propose_dead(server *s, live *lv, int64_t at, room_result *res)
     room_result sub;
     commit(s, lv, ev, at, &sub);
     free(ev);
+    if (sub.code) { /* the store failed: the whole turn was rolled back */
+        *res = sub;
+        return;
+    }
     res->state_changed = true;
     res->ended |= sub.ended;
 }
@@ -265,6 +269,7 @@ static void on_timer(void *arg)
     live *lv = arg;
     tick_if_due(lv->srv, lv, game_now(lv));
     schedule(lv->srv, lv);
+    ask_engine(lv->srv, lv); /* also the retry of an engine move the full queue refused */
 }
 
 static void schedule(server *s, live *lv)
@@ -325,7 +330,9 @@ static void ask_engine(server *s, live *lv)
         commit(s, lv, &ev, game_now(lv), &res);
         if (!res.code)
             return announce(s, lv, &res);
+        return; /* the store failed: lv->r was rebuilt */
     }
+    r = lv->r;
     tg_color c = room_engine_to_move(r);
     if (c == TG_EMPTY || lv->engine_asked || s->stopping)
         return;
@@ -341,6 +348,7 @@ static void ask_engine(server *s, live *lv)
     job->timeout_ms = 180000;
     if (!job->setup || !engine_pool_submit(s->engines, job)) {
         engine_job_free(job);
+        net_timer_set(lv->timer, 1000); /* the queue is full: ask again in a second */
         return;
     }
     lv->engine_asked = true;
@@ -349,6 +357,8 @@ static void ask_engine(server *s, live *lv)
 void game_engine_answers(server *s)
 {
     engine_job *job;
+    if (!s->engines)
+        return;
     while ((job = engine_pool_done(s->engines))) {
         live *lv = live_get(s, job->game);
         if (lv)
@@ -492,6 +502,8 @@ void games_rollback(server *s)
         rebuild_room(s, lv);
         lv->engine_asked = false;
         lv->epoch++;
+        schedule(s, lv);
+        broadcast_state(lv);
     }
     s->touched.count = 0;
 }

@@ -39,6 +39,7 @@ typedef struct client {
     char name[32];
     bool guest;
     bool lobby;
+    int guests_made;
     rate_bucket rate;
     int64_t *watching;
     int watch_count, watch_cap;
@@ -90,6 +91,7 @@ struct server {
     int64_t next_challenge;
     bool stopping;
     bool in_transaction;     /* this turn of the loop has written: commit before release */
+    rate_bucket password_rate; /* Argon2id work, for the whole server */
     ptr_list touched;        /* live* changed in the open transaction */
 };
 

@@ -114,13 +114,14 @@ static bool read_request(const char *text, room_request *out)
     return true;
 }
 
-/* A claim (R8 online): only in an untimed game (a clock decides alone
- * otherwise), against an opponent gone for the absence delay. */
+/* A claim (R8 online): against an opponent gone for the absence delay
+ * while no clock can decide (an untimed game, stone removal, a pause). */
 static bool claim_allowed(server *s, const live *lv, tg_color you)
 {
     const room *r = lv->r;
     tg_color other = tg_opponent(you);
-    if (r->settings.time.system != TG_CLOCK_NONE || r->engine[other][0])
+    bool no_clock = r->settings.time.system == TG_CLOCK_NONE || r->phase == ROOM_REMOVAL || r->paused;
+    if (!no_clock || r->engine[other][0])
         return false;
     account *a = account_of(s, r->user[other]);
     int64_t gone = a ? (a->connections > 0 ? -1 : a->gone_since_ms) : 0;
@@ -194,7 +195,7 @@ static bool event_of(server *s, client *c, const proto_request *rq, live *lv, ro
         ev->kind = EV_CLAIM;
         if (!claim_allowed(s, lv, ev->color)) {
             send_error(c, rq, "wrong_phase",
-                       "a claim needs an untimed game and an opponent gone for the absence delay");
+                       "a claim needs an opponent gone for the absence delay while no clock runs");
             return false;
         }
         return true;

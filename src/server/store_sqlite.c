@@ -41,11 +41,11 @@ static const char *const sql_text[Q_COUNT_] = {
 };
 
 static const char schema[] =
-    "CREATE TABLE IF NOT EXISTS users(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+    "CREATE TABLE IF NOT EXISTS users(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE,"
     " password_hash TEXT NOT NULL, guest INTEGER NOT NULL, created INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS tokens(hash BLOB PRIMARY KEY, user_id INTEGER NOT NULL"
     " REFERENCES users(id), created INTEGER NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS games(id INTEGER PRIMARY KEY, black INTEGER NOT NULL,"
+    "CREATE TABLE IF NOT EXISTS games(id INTEGER PRIMARY KEY AUTOINCREMENT, black INTEGER NOT NULL,"
     " white INTEGER NOT NULL, black_name TEXT NOT NULL, white_name TEXT NOT NULL,"
     " black_engine TEXT NOT NULL, white_engine TEXT NOT NULL, nigiri TEXT NOT NULL,"
     " settings TEXT NOT NULL, created INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0,"
