@@ -156,16 +156,18 @@ static char *date_text(int64_t unix_ms, char *buf, size_t len)
     return buf;
 }
 
-static void finish_in_store(server *s, live *lv)
+static bool finish_in_store(server *s, live *lv)
 {
     char re[32], date[16];
     tg_result_to_sgf(tg_game_result(lv->r->game), re, sizeof re);
     char *sgf = room_sgf(lv->r, date_text(lv->created_unix_ms, date, sizeof date));
-    if (s->db->ops->game_finish(s->db, lv->r->id, re, tg_game_move_count(lv->r->game),
-                                sgf ? sgf : "") != 0 && !s->cfg.quiet)
+    bool ok = s->db->ops->game_finish(s->db, lv->r->id, re, tg_game_move_count(lv->r->game),
+                                      sgf ? sgf : "") == 0;
+    if (!ok && !s->cfg.quiet)
         fprintf(stderr, "tengen serve: game %lld: cannot record the result: %s\n",
                 (long long)lv->r->id, s->db->ops->error(s->db));
     free(sgf);
+    return ok;
 }
 
 static void propose_dead(server *s, live *lv, int64_t at, room_result *res);
@@ -201,8 +203,12 @@ static void commit(server *s, live *lv, const room_event *ev, int64_t at, room_r
         lv->epoch++;
     if (res->needs_proposal)
         propose_dead(s, lv, at, res);
-    if (res->ended)
-        finish_in_store(s, lv);
+    if (!res->code && res->ended && !finish_in_store(s, lv)) {
+        games_rollback(s); /* the turn is undone as a whole, the result with it */
+        memset(res, 0, sizeof *res);
+        res->code = ROOM_ERR_INTERNAL;
+        snprintf(res->message, sizeof res->message, "the server could not record it");
+    }
 }
 
 /* Stone removal begins: the library's estimate is the proposal (an event,
@@ -619,6 +625,14 @@ json_t *game_state_any(server *s, int64_t id)
         json_t *game = room_state_json(lv->r, TG_EMPTY, game_now(lv));
         add_presence(s, lv, game);
         json_object_del(game, "you");
+        if (lv->r->phase != ROOM_OVER) { /* the spectators' channel stays theirs during play */
+            json_t *chat = json_object_get(game, "chat");
+            for (size_t i = json_array_size(chat); i-- > 0;) {
+                const char *channel = json_string_value(json_object_get(json_array_get(chat, i), "channel"));
+                if (channel && !strcmp(channel, "spectators"))
+                    json_array_remove(chat, i);
+            }
+        }
         return game;
     }
     int64_t created;

@@ -92,6 +92,7 @@ struct server {
     bool stopping;
     bool in_transaction;     /* this turn of the loop has written: commit before release */
     rate_bucket password_rate; /* Argon2id work, for the whole server */
+    rate_bucket api_rate;      /* HTTP API requests, for the whole server */
     ptr_list touched;        /* live* changed in the open transaction */
 };
 
