@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         set_up();
 
     static const char *rules[] = {"chinese", "japanese", "korean", "aga", "new-zealand",
-                                  "tromp-taylor", "ancient", "chinese"};
+                                  "tromp-taylor", "ancient", "free-opening"};
     static const char *overrides[] = {"", " ko=simple", " ko=situational", " suicide=yes"};
     static const char *clocks[] = {"none",         "absolute:600",   "byoyomi:0+3x1",
                                    "byoyomi:0+1x0.05,pass", "canadian:0+3/1", "fischer:60+1",
