@@ -247,6 +247,36 @@ static void test_T16_group_tax(void **state)
     assert_result(&s, TG_BLACK, 2);
 }
 
+/* A dame region two points wide (C4 D4): each point touches one colour
+ * only, so filling single points that touch both colours left it open, and
+ * under tax=seki that open border made both walls and everything behind
+ * them "not independent": no territory at all (issue 41, GNU Go's
+ * regression games).  Filled from both ends it is an ordinary dame. */
+static const char *const TWO_POINT_DAME_ROWS[] = {
+    ".XXOO..",
+    ".XXOO..",
+    ".XXOO..",
+    ".X..O..",
+    ".XXOO..",
+    ".XXOO..",
+    ".XXOO..",
+};
+
+static void test_two_point_dame_under_territory_counting(void **state)
+{
+    (void)state;
+    tg_board b;
+    setup_board(&b, 7, TWO_POINT_DAME_ROWS);
+    tg_score s = score(&b, "japanese komi=0", "", 0);
+    assert_int_equal(s.territory[TG_BLACK], 7);    /* column A */
+    assert_int_equal(s.territory[TG_WHITE], 14);   /* columns F G */
+    assert_int_equal(s.dame, 2);
+    assert_result(&s, TG_WHITE, 14);
+    s = score(&b, "ancient komi=0", "", 0);
+    assert_int_equal(s.groups_taxed[TG_BLACK], 1);
+    assert_int_equal(s.groups_taxed[TG_WHITE], 1);
+}
+
 /* T17: a seki in which each inner group owns a one-point eye (white D6,
  * black F2) and the two share one liberty, D4.  The outer walls live with
  * eyes A1 A6 A8 (Black) and H4 H6 H8 (White). */
@@ -734,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_T16_seki_area_counting),
         cmocka_unit_test(test_T16_seki_territory_counting),
         cmocka_unit_test(test_T16_group_tax),
+        cmocka_unit_test(test_two_point_dame_under_territory_counting),
         cmocka_unit_test(test_T17_eye_in_seki),
         cmocka_unit_test(test_T18_strict_tromp_taylor),
         cmocka_unit_test(test_T18_dead_stone_removed),
