@@ -615,6 +615,40 @@ static void test_estimate_dead_keeps_seki_alive(void **state)
     assert_int_equal(count_dead(dead), 0);
 }
 
+/* A group the opponent has surrounded for good, which random playouts still
+ * leave a little on its owner's side: White's corner (A4 A3 B3 D3 B2 C2 D2
+ * C1) has one eye at most once the black stone A1 is captured, and the black
+ * stones around it live.  The plain threshold kept it alive (its mean
+ * ownership leaned to White by about 0.1); a group under SURE_LIFE whose
+ * every bounding opponent group is over it is dead (issue 41: GNU Go calls
+ * it dead, and so did the recorded result of the 13x13 game it comes from). */
+static void test_estimate_dead_surrounded_for_good(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "....XO...",
+        "....OO...",
+        ".....O...",
+        "X.X.XO...",
+        ".XXXX....",
+        "OXXXXO...",
+        "OOXOXO...",
+        ".OOOXO...",
+        "X.OXXO...",
+    };
+    static const char *const corner[] = {"A4", "A3", "B3", "D3", "B2", "C2", "D2", "C1"};
+    tg_board b;
+    uint8_t dead[TG_MAX_POINTS];
+    setup_board(&b, 9, rows);
+    estimate(&b, "chinese", dead);
+    for (size_t i = 0; i < sizeof corner / sizeof *corner; i++)
+        assert_true(dead[vertex(&b, corner[i])]);
+    assert_false(dead[vertex(&b, "A1")]);
+    assert_false(dead[vertex(&b, "B4")]);
+    assert_false(dead[vertex(&b, "F1")]);
+    assert_false(dead[vertex(&b, "F9")]);
+}
+
 /* T20: dead stones inside areas that are not unconditionally alive.  Strict
  * Tromp-Taylor counts them, and each one turns the region around it into
  * dame; the human rulesets take them off (here found by the estimator). */
@@ -777,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_ownership_is_deterministic),
         cmocka_unit_test(test_estimate_dead_T18),
         cmocka_unit_test(test_estimate_dead_keeps_seki_alive),
+        cmocka_unit_test(test_estimate_dead_surrounded_for_good),
         cmocka_unit_test(test_T20_dead_stones_in_open_territory),
         cmocka_unit_test(test_territory_point_still_to_fill),
         cmocka_unit_test(test_score_explain),
