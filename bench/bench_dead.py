@@ -80,8 +80,8 @@ def score_tst_positions(path):
     return positions
 
 
-def tengen_score(tengen, path, default_rules):
-    rules = []
+def tengen_score(tengen, path, default_rules, extra):
+    rules = list(extra)
     with open(path, errors='replace') as f:
         if default_rules and 'RU[' not in f.read():
             rules = ['--rules', default_rules]
@@ -121,7 +121,7 @@ def run_sample(name, positions, args, cache):
         return tuple(cache[key]) if cache[key] else None
 
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        tengen = list(pool.map(lambda p: tengen_score(args.tengen, p[0], args.default_rules), positions))
+        tengen = list(pool.map(lambda p: tengen_score(args.tengen, p[0], args.default_rules, args.tengen_args.split()), positions))
         gnugo = list(pool.map(gnugo_answer, positions)) if args.gnugo else [None] * len(positions)
     counts = {'tengen': [0, 0], 'gnugo': [0, 0]}
     for pos, t, g in zip(positions, tengen, gnugo):
@@ -159,6 +159,7 @@ def main():
     ap.add_argument('--default-rules', default='japanese',
                     help="tengen's rules where the SGF names none (RU): GNU Go's default, and the "
                          "servers' of its regression games ('' for tengen's own default)")
+    ap.add_argument('--tengen-args', default='', help="options added to `tengen score`'s, e.g. '--playouts 4000'")
     ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--relative-to', default='.')
     ap.add_argument('-v', '--verbose', action='store_true', help='every position, not only the differences')
