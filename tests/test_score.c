@@ -247,6 +247,36 @@ static void test_T16_group_tax(void **state)
     assert_result(&s, TG_BLACK, 2);
 }
 
+/* A dame region two points wide (C4 D4): each point touches one colour
+ * only, so filling single points that touch both colours left it open, and
+ * under tax=seki that open border made both walls and everything behind
+ * them "not independent": no territory at all (issue 41, GNU Go's
+ * regression games).  Filled from both ends it is an ordinary dame. */
+static const char *const TWO_POINT_DAME_ROWS[] = {
+    ".XXOO..",
+    ".XXOO..",
+    ".XXOO..",
+    ".X..O..",
+    ".XXOO..",
+    ".XXOO..",
+    ".XXOO..",
+};
+
+static void test_two_point_dame_under_territory_counting(void **state)
+{
+    (void)state;
+    tg_board b;
+    setup_board(&b, 7, TWO_POINT_DAME_ROWS);
+    tg_score s = score(&b, "japanese komi=0", "", 0);
+    assert_int_equal(s.territory[TG_BLACK], 7);    /* column A */
+    assert_int_equal(s.territory[TG_WHITE], 14);   /* columns F G */
+    assert_int_equal(s.dame, 2);
+    assert_result(&s, TG_WHITE, 14);
+    s = score(&b, "ancient komi=0", "", 0);
+    assert_int_equal(s.groups_taxed[TG_BLACK], 1);
+    assert_int_equal(s.groups_taxed[TG_WHITE], 1);
+}
+
 /* T17: a seki in which each inner group owns a one-point eye (white D6,
  * black F2) and the two share one liberty, D4.  The outer walls live with
  * eyes A1 A6 A8 (Black) and H4 H6 H8 (White). */
@@ -585,6 +615,40 @@ static void test_estimate_dead_keeps_seki_alive(void **state)
     assert_int_equal(count_dead(dead), 0);
 }
 
+/* A group the opponent has surrounded for good, which random playouts still
+ * leave a little on its owner's side: White's corner (A4 A3 B3 D3 B2 C2 D2
+ * C1) has one eye at most once the black stone A1 is captured, and the black
+ * stones around it live.  The plain threshold kept it alive (its mean
+ * ownership leaned to White by about 0.1); a group under SURE_LIFE whose
+ * every bounding opponent group is over it is dead (issue 41: GNU Go calls
+ * it dead, and so did the recorded result of the 13x13 game it comes from). */
+static void test_estimate_dead_surrounded_for_good(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "....XO...",
+        "....OO...",
+        ".....O...",
+        "X.X.XO...",
+        ".XXXX....",
+        "OXXXXO...",
+        "OOXOXO...",
+        ".OOOXO...",
+        "X.OXXO...",
+    };
+    static const char *const corner[] = {"A4", "A3", "B3", "D3", "B2", "C2", "D2", "C1"};
+    tg_board b;
+    uint8_t dead[TG_MAX_POINTS];
+    setup_board(&b, 9, rows);
+    estimate(&b, "chinese", dead);
+    for (size_t i = 0; i < sizeof corner / sizeof *corner; i++)
+        assert_true(dead[vertex(&b, corner[i])]);
+    assert_false(dead[vertex(&b, "A1")]);
+    assert_false(dead[vertex(&b, "B4")]);
+    assert_false(dead[vertex(&b, "F1")]);
+    assert_false(dead[vertex(&b, "F9")]);
+}
+
 /* T20: dead stones inside areas that are not unconditionally alive.  Strict
  * Tromp-Taylor counts them, and each one turns the region around it into
  * dame; the human rulesets take them off (here found by the estimator). */
@@ -734,6 +798,7 @@ int main(void)
         cmocka_unit_test(test_T16_seki_area_counting),
         cmocka_unit_test(test_T16_seki_territory_counting),
         cmocka_unit_test(test_T16_group_tax),
+        cmocka_unit_test(test_two_point_dame_under_territory_counting),
         cmocka_unit_test(test_T17_eye_in_seki),
         cmocka_unit_test(test_T18_strict_tromp_taylor),
         cmocka_unit_test(test_T18_dead_stone_removed),
@@ -746,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_ownership_is_deterministic),
         cmocka_unit_test(test_estimate_dead_T18),
         cmocka_unit_test(test_estimate_dead_keeps_seki_alive),
+        cmocka_unit_test(test_estimate_dead_surrounded_for_good),
         cmocka_unit_test(test_T20_dead_stones_in_open_territory),
         cmocka_unit_test(test_territory_point_still_to_fill),
         cmocka_unit_test(test_score_explain),

@@ -48,7 +48,9 @@ void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int pl
 
 /* Dead stones of a finished position, judged by group (same-coloured chains
  * sharing a liberty live or die together): a group is dead when the
- * ownership of its stones and liberties leans to the opponent, never when
+ * ownership of its stones and liberties leans to the opponent, or leans its
+ * own way only a little while every opponent group around it leans surely
+ * the other (it is surrounded for good), never when
  * Benson says it is unconditionally alive, always when Benson gives its
  * points to the opponent.  dead has room for TG_MAX_POINTS.  Under
  * dead=keep rules nothing is dead. */

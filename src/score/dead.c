@@ -11,6 +11,12 @@
  * random playouts leave hopeless stones in open areas only slightly on the
  * opponent's side.
  *
+ * A group whose lean is short of SURE_LIFE is dead all the same when every
+ * opponent group bounding it leans its own way by SURE_LIFE or more: random
+ * playouts do not reduce a big eye space nor read a capturing race, so they
+ * leave a surrounded group a little of its ownership that no player would
+ * (GNU Go's score.tst, measured by bench/bench_dead.py).
+ *
  * Benson overrides the estimate both ways: a group with an unconditionally
  * alive chain is never dead, and stones inside the opponent's unconditional
  * territory always are.
@@ -23,6 +29,14 @@
 /* How far toward the opponent the mean ownership of a group (stones and
  * liberties, seen from its owner) must lean for the group to be dead. */
 #define DEAD_THRESHOLD 0.0f
+
+/* The mean ownership above which a group is sure to live.  A group below it
+ * whose every neighbouring opponent group is above it is dead: the opponent
+ * has it surrounded for good, and what random playouts still give it (a big
+ * eye space they do not know how to reduce, a capturing race they do not
+ * read) is counted by no player.  Between two groups that are both unsure
+ * the plain threshold decides, so a contested border never kills both. */
+#define SURE_LIFE 0.25f
 
 static uint16_t find_root(uint16_t *parent, uint16_t x)
 {
@@ -64,6 +78,8 @@ typedef struct group_stats {
     int points;
     bool benson_alive;
     bool in_opponent_territory;
+    float own;                /* mean ownership seen from the group's colour */
+    float weakest_opponent;   /* least own of the opponent groups bounding its sphere */
 } group_stats;
 
 static void gather(const tg_board *b, const uint16_t *group, const uint8_t *safe,
@@ -90,6 +106,46 @@ static void gather(const tg_board *b, const uint16_t *group, const uint8_t *safe
             seen[seen[0] == 0xffff ? 0 : 1] = group[p];
             g->sum += ownership[nb[i]];
             g->points++;
+        }
+    }
+}
+
+/* own of every group, then weakest_opponent (stats indexed by the root):
+ * the least own of the opponent groups that bound the group's sphere, the
+ * points reachable from its stones through empty points and stones of its
+ * colour.  The sphere, not only the stones next to the group, because a
+ * group with an open side is not surrounded whatever stands beside it. */
+static void weigh_spheres(const tg_board *b, const uint16_t *group, group_stats *stats)
+{
+    for (tg_point p = 0; p < b->npoints; p++) {
+        tg_color c = tg_board_at(b, p);
+        if ((c == TG_BLACK || c == TG_WHITE) && group[p] == p)
+            stats[p].own = (c == TG_BLACK ? stats[p].sum : -stats[p].sum) / (float)stats[p].points;
+    }
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        uint8_t member[TG_MAX_POINTS];
+        int16_t sphere[TG_MAX_POINTS];
+        float weakest[TG_MAX_POINTS];
+        for (tg_point p = 0; p < b->npoints; p++)
+            member[p] = b->color[p] == TG_EMPTY || b->color[p] == c;
+        int n = score_label_components(b, member, sphere);
+        for (int i = 0; i < n; i++)
+            weakest[i] = 1.0f;
+        for (tg_point p = 0; p < b->npoints; p++) {
+            if (sphere[p] < 0)
+                continue;
+            tg_point nb[4];
+            score_neighbours(b, p, nb);
+            for (int i = 0; i < 4; i++) {
+                if (b->color[nb[i]] != tg_opponent(c))
+                    continue;
+                float o = stats[group[nb[i]]].own;
+                weakest[sphere[p]] = o < weakest[sphere[p]] ? o : weakest[sphere[p]];
+            }
+        }
+        for (tg_point p = 0; p < b->npoints; p++) {
+            if (b->color[p] == c && group[p] == p)
+                stats[p].weakest_opponent = weakest[sphere[p]];
         }
     }
 }
@@ -124,13 +180,14 @@ void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, in
     mean_ownership(b, to_move, r, playouts, rng, ownership);
     find_groups(b, group);
     gather(b, group, safe, ownership, stats);
+    weigh_spheres(b, group, stats);
     for (tg_point p = 0; p < b->npoints; p++) {
         tg_color c = tg_board_at(b, p);
         if (c != TG_BLACK && c != TG_WHITE)
             continue;
         const group_stats *g = &stats[group[p]];
-        float own = (c == TG_BLACK ? g->sum : -g->sum) / (float)g->points;
-        if (!g->benson_alive && (g->in_opponent_territory || own < -DEAD_THRESHOLD))
+        bool surrounded = g->own < SURE_LIFE && g->weakest_opponent >= SURE_LIFE;
+        if (!g->benson_alive && (g->in_opponent_territory || g->own < -DEAD_THRESHOLD || surrounded))
             dead[p] = 1;
     }
 }
