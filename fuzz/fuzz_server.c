@@ -52,9 +52,7 @@ static bool event_of(const room *r, const proto_request *rq, room_event *ev)
     case P_ANSWER:
         ev->kind = rq->type == P_REQUEST ? EV_REQUEST : EV_ANSWER;
         ev->accept = rq->accept;
-        ev->what = !strcmp(rq->what, "undo") ? REQ_UNDO : !strcmp(rq->what, "pause") ? REQ_PAUSE
-                   : !strcmp(rq->what, "resume") ? REQ_RESUME : REQ_NONE;
-        return ev->what != REQ_NONE;
+        return room_request_parse(rq->what, &ev->what);
     case P_CHAT:
         ev->kind = EV_CHAT;
         strncpy(ev->text, rq->text, sizeof ev->text - 1);

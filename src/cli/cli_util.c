@@ -3,6 +3,7 @@
  */
 #include <stdint.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,5 @@ int cli_predicted_white_margin2(const tg_search *search, const tg_board *b)
     for (int y = 0; y < b->size; y++)
         for (int x = 0; x < b->size; x++)
             black_minus_white += own[tg_point_at(b, x, y)];
-    double w2 = -2 * black_minus_white;
-    return (int)(w2 < 0 ? w2 - 0.5 : w2 + 0.5);
+    return (int)lround(-2 * black_minus_white);
 }

@@ -17,7 +17,6 @@ typedef struct reader {
     const uint8_t *p, *end;
     char *err;
     size_t errlen;
-    size_t start;             /* for offsets in messages */
     const uint8_t *base;
 } reader;
 
@@ -102,7 +101,7 @@ tg_status weights_parse(const uint8_t *data, size_t len, weights_file **out, cha
                         size_t errlen)
 {
     *out = NULL;
-    reader r = {data, data + len, err, errlen, 0, data};
+    reader r = {data, data + len, err, errlen, data};
     uint8_t magic[4];
     uint32_t version, kind, size, komi2, count;
     if (!take(&r, magic, 4, "no header") || memcmp(magic, "TGWT", 4) != 0)

@@ -17,7 +17,7 @@
 typedef struct engine_job {
     struct engine_job *next;
     int64_t game;
-    int seq;                  /* the room's event count when asked: a stale answer is dropped */
+    int epoch;                /* the game's position count when asked: a stale answer is dropped */
     char command[512];        /* the engine's command line (/bin/sh -c) */
     char name[32];
     char *setup;              /* GTP lines to send first, '\n'-separated, malloc'd */

@@ -300,33 +300,27 @@ static void apply_statement(room *r, const room_event *ev, int64_t at, room_resu
     sync_phase(r, res);
 }
 
-/* Undo back to before the requester's last move (one or two moves). */
-static bool undo_for(room *r, tg_color requester, int64_t at)
+/* The moves an undo for the requester takes back: to before their last
+ * move, so one (theirs) or two (theirs and the reply); 0 when they have none. */
+static int undo_count(const room *r, tg_color requester)
 {
     int total = tg_game_move_count(r->game);
-    int count = 0;
-    if (total >= 1 && tg_game_move(r->game, total - 1)->color == requester)
-        count = 1;
-    else if (total >= 2 && tg_game_move(r->game, total - 2)->color == requester)
-        count = 2;
-    if (count == 0)
-        return false;
-    for (int i = 0; i < count; i++)
+    for (int back = 1; back <= 2 && back <= total; back++)
+        if (tg_game_move(r->game, total - back)->color == requester)
+            return back;
+    return 0;
+}
+
+static void undo_for(room *r, tg_color requester, int64_t at)
+{
+    for (int i = undo_count(r, requester); i > 0; i--)
         if (tg_game_undo(r->game) != TG_OK)
-            return false;
+            return;
     if (r->ctl.clock_started && r->settings.time.system != TG_CLOCK_NONE && !r->paused)
         tg_clock_start(&r->ctl.clock, tg_game_to_move(r->game), at);
     else if (r->ctl.clock_started)
         r->ctl.clock.running = tg_game_to_move(r->game);
     r->last_captured_count = 0;
-    return true;
-}
-
-static bool can_undo(const room *r, tg_color requester)
-{
-    int total = tg_game_move_count(r->game);
-    return (total >= 1 && tg_game_move(r->game, total - 1)->color == requester) ||
-           (total >= 2 && tg_game_move(r->game, total - 2)->color == requester);
 }
 
 static void grant(room *r, room_request what, tg_color by, int64_t at)
@@ -348,7 +342,7 @@ static void apply_request(room *r, const room_event *ev, int64_t at, room_result
         FAIL(res, ROOM_ERR_WRONG_PHASE, "requests are made during play");
     if (r->request != REQ_NONE)
         FAIL(res, ROOM_ERR_WRONG_PHASE, "a request is already pending");
-    if (ev->what == REQ_UNDO && (r->paused || !can_undo(r, ev->color)))
+    if (ev->what == REQ_UNDO && (r->paused || undo_count(r, ev->color) == 0))
         FAIL(res, ROOM_ERR_WRONG_PHASE, "there is no move of yours to undo");
     if (ev->what == REQ_PAUSE && r->paused)
         FAIL(res, ROOM_ERR_WRONG_PHASE, "the game is already paused");

@@ -91,6 +91,11 @@ json_t *room_event_to_json(const room *r, const room_event *ev);
 bool room_event_from_json(const room *r, room_event_kind kind, const json_t *data,
                           room_event *ev);
 bool room_event_kind_parse(const char *name, room_event_kind *out);
+/* "undo", "pause", "resume". */
+bool room_request_parse(const char *text, room_request *out);
+/* A JSON list of at most max vertices of r's board (no pass); false on
+ * anything else. */
+bool room_points_from_json(const room *r, const json_t *a, tg_point *out, int max, int *n);
 
 typedef struct room_chat {
     int move;                  /* moves played when it was said */

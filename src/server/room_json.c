@@ -149,7 +149,6 @@ static const char *request_name(room_request w)
     return w == REQ_UNDO ? "undo" : w == REQ_PAUSE ? "pause" : w == REQ_RESUME ? "resume" : "none";
 }
 
-bool room_request_parse(const char *text, room_request *out);
 bool room_request_parse(const char *text, room_request *out)
 {
     for (room_request w = REQ_UNDO; w <= REQ_RESUME; w++)
@@ -212,8 +211,6 @@ json_t *room_event_to_json(const room *r, const room_event *ev)
     return o;
 }
 
-/* A list of vertices; false on anything else. */
-bool room_points_from_json(const room *r, const json_t *a, tg_point *out, int max, int *n);
 bool room_points_from_json(const room *r, const json_t *a, tg_point *out, int max, int *n)
 {
     if (!json_is_array(a) || (int)json_array_size(a) > max)
@@ -478,14 +475,6 @@ char *room_sgf(const room *r, const char *date)
     snprintf(info.white, sizeof info.white, "%s", r->name[TG_WHITE]);
     snprintf(info.date, sizeof info.date, "%s", date ? date : "");
     snprintf(info.event, sizeof info.event, "tengen serve, game %lld", (long long)r->id);
-    /* RU names the rules of play: the online illegal-move default is a
-     * procedure of this server, not a rule, so a preset keeps its name */
-    tg_rules as_named = r->settings.rules, named;
-    tg_rules_default(&named);
-    if (tg_rules_apply(&named, r->settings.rules_text, NULL, 0) == TG_OK)
-        as_named.illegal = named.illegal;
-    tg_rules_to_sgf(&as_named, info.rules, sizeof info.rules);
-    tg_game_set_rules(r->game, &as_named); /* the writer takes RU from the game */
     tg_time_control_to_sgf_ot(&r->settings.time, info.overtime, sizeof info.overtime);
     info.main_time = tg_time_control_sgf_tm(&r->settings.time);
     info.clocks = r->clocks;
@@ -495,7 +484,6 @@ char *room_sgf(const room *r, const char *date)
     if (r->phase == ROOM_OVER)
         tg_result_to_sgf(tg_game_result(r->game), info.result, sizeof info.result);
     tg_sgf_tree *tree = tg_sgf_tree_from_game(r->game, &info);
-    tg_game_set_rules(r->game, &r->settings.rules);
     if (!tree)
         return NULL;
     tg_sgf_node *root = tg_sgf_tree_games(tree);

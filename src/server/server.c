@@ -22,6 +22,18 @@ int64_t server_unix_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+bool take_token(rate_bucket *b, int64_t now, double per_second, double burst)
+{
+    b->tokens += (double)(now - b->at_ms) * per_second / 1000.0;
+    if (b->tokens > burst)
+        b->tokens = burst;
+    b->at_ms = now;
+    if (b->tokens < 1.0)
+        return false;
+    b->tokens -= 1.0;
+    return true;
+}
+
 bool grow_array(void **items, int *cap, int count, size_t elem)
 {
     if (count < *cap)
@@ -206,17 +218,10 @@ static void on_hello(server *s, client *c, const proto_request *rq)
  * so that nobody can stall the games (or guess passwords quickly). */
 static bool password_work_allowed(server *s, client *c, const proto_request *rq)
 {
-    int64_t now = server_now_ms();
-    s->password_rate.tokens += (double)(now - s->password_rate.at_ms) * 5.0 / 1000.0;
-    if (s->password_rate.tokens > 10)
-        s->password_rate.tokens = 10;
-    s->password_rate.at_ms = now;
-    if (s->password_rate.tokens < 1) {
-        send_error(c, rq, "rate_limited", "too many logins at once: try again in a moment");
-        return false;
-    }
-    s->password_rate.tokens -= 1;
-    return true;
+    if (take_token(&s->password_rate, server_now_ms(), 5, 10))
+        return true;
+    send_error(c, rq, "rate_limited", "too many logins at once: try again in a moment");
+    return false;
 }
 
 static void on_register(server *s, client *c, const proto_request *rq)
@@ -479,18 +484,6 @@ static void on_engine_play(server *s, client *c, const proto_request *rq)
 
 /* ---- dispatch ----------------------------------------------------------------- */
 
-static bool take_token(rate_bucket *b, int64_t now)
-{
-    b->tokens += (double)(now - b->at_ms) * RATE_PER_S / 1000.0;
-    if (b->tokens > RATE_BURST)
-        b->tokens = RATE_BURST;
-    b->at_ms = now;
-    if (b->tokens < 1.0)
-        return false;
-    b->tokens -= 1.0;
-    return true;
-}
-
 static void dispatch(server *s, client *c, const proto_request *rq)
 {
     bool open = rq->type == P_HELLO || rq->type == P_REGISTER || rq->type == P_LOGIN ||
@@ -529,7 +522,8 @@ static void on_message(void *ctx, net_conn *conn, const char *data, size_t len)
     char err[200];
     int parsed = proto_parse(data, len, &rq, err, sizeof err);
     /* parsed first (at most 8 KiB), so that the refusal answers its id */
-    if (!take_token(&c->rate, now) || (a && !take_token(&a->rate, now)))
+    if (!take_token(&c->rate, now, RATE_PER_S, RATE_BURST) ||
+        (a && !take_token(&a->rate, now, RATE_PER_S, RATE_BURST)))
         send_error(c, &rq, "rate_limited", "too many messages: slow down");
     else if (parsed != 0)
         send_error(c, &rq, "bad_request", err);

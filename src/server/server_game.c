@@ -346,7 +346,7 @@ static void ask_engine(server *s, live *lv)
     if (!job)
         return;
     job->game = r->id;
-    job->seq = lv->epoch;
+    job->epoch = lv->epoch;
     snprintf(job->command, sizeof job->command, "%s", lv->engine_command[c]);
     snprintf(job->name, sizeof job->name, "%s", r->engine[c]);
     job->setup = engine_setup(r, strcmp(r->engine[c], "tengen") == 0);
@@ -369,7 +369,7 @@ void game_engine_answers(server *s)
         live *lv = live_get(s, job->game);
         if (lv)
             lv->engine_asked = false;
-        if (!lv || job->seq != lv->epoch || room_engine_to_move(lv->r) == TG_EMPTY) {
+        if (!lv || job->epoch != lv->epoch || room_engine_to_move(lv->r) == TG_EMPTY) {
             if (lv)
                 ask_engine(s, lv);
             engine_job_free(job);

@@ -230,14 +230,8 @@ void http_answer(void *ctx, const char *path, const char *query, net_http_respon
     if (strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0) {
         /* the API rebuilds finished games from the store: 50 requests a
          * second for everyone together keeps the games' loop free */
-        int64_t now = server_now_ms();
-        s->api_rate.tokens += (double)(now - s->api_rate.at_ms) * 50.0 / 1000.0;
-        if (s->api_rate.tokens > 100)
-            s->api_rate.tokens = 100;
-        s->api_rate.at_ms = now;
-        if (s->api_rate.tokens < 1)
+        if (!take_token(&s->api_rate, server_now_ms(), 50, 100))
             return respond_error(out, 429, "rate_limited", "too many API requests: slow down");
-        s->api_rate.tokens -= 1;
         server_flush(s); /* the API shows only what is committed */
         return api(s, path, query, out);
     }

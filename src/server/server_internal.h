@@ -74,6 +74,9 @@ typedef struct ptr_list {
     int count, cap;
 } ptr_list;
 bool ptr_list_add(ptr_list *l, void *p);
+/* Take one token from a bucket refilled at per_second up to burst; false
+ * when it is empty. */
+bool take_token(rate_bucket *b, int64_t now, double per_second, double burst);
 /* Room for one more element in a growable array (*items, *cap), holding count. */
 bool grow_array(void **items, int *cap, int count, size_t elem);
 void ptr_list_remove(ptr_list *l, void *p);

@@ -101,19 +101,6 @@ static bool read_vertex(const live *lv, const char *text, tg_point *p)
     return tg_vertex_parse(tg_game_board(lv->r->game), text, p) == TG_OK;
 }
 
-static bool read_request(const char *text, room_request *out)
-{
-    if (strcmp(text, "undo") == 0)
-        *out = REQ_UNDO;
-    else if (strcmp(text, "pause") == 0)
-        *out = REQ_PAUSE;
-    else if (strcmp(text, "resume") == 0)
-        *out = REQ_RESUME;
-    else
-        return false;
-    return true;
-}
-
 /* A claim (R8 online): against an opponent gone for the absence delay
  * while no clock can decide (an untimed game, stone removal, a pause). */
 static bool claim_allowed(server *s, const live *lv, tg_color you)
@@ -155,19 +142,9 @@ static bool event_of(server *s, client *c, const proto_request *rq, live *lv, ro
         return true;
     case P_PLACE: {
         ev->kind = EV_PLACE;
-        if (!json_is_array(rq->points) || json_array_size(rq->points) > ROOM_MAX_HANDICAP) {
+        if (!room_points_from_json(lv->r, rq->points, ev->points, ROOM_MAX_HANDICAP, &ev->npoints)) {
             send_error(c, rq, "bad_request", "points: a list of vertices");
             return false;
-        }
-        size_t i;
-        json_t *v;
-        json_array_foreach(rq->points, i, v) {
-            if (!json_is_string(v) || !read_vertex(lv, json_string_value(v), &ev->points[i]) ||
-                ev->points[i] == TG_PASS) {
-                send_error(c, rq, "bad_request", "points: a list of vertices");
-                return false;
-            }
-            ev->npoints++;
         }
         return true;
     }
@@ -185,7 +162,7 @@ static bool event_of(server *s, client *c, const proto_request *rq, live *lv, ro
     case P_ANSWER:
         ev->kind = rq->type == P_REQUEST ? EV_REQUEST : EV_ANSWER;
         ev->accept = rq->accept;
-        if (!read_request(rq->what, &ev->what)) {
+        if (!room_request_parse(rq->what, &ev->what)) {
             send_error(c, rq, "bad_request", "what: undo, pause or resume");
             return false;
         }
