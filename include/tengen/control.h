@@ -148,4 +148,13 @@ tg_status tg_control_concede(tg_control *ctl, tg_color color, int64_t now_ms,
  * "?" while the game goes on. */
 void tg_control_result_text(const tg_control *ctl, bool chinese, char *buf, size_t len);
 
+/* The free-opening ruleset's prediction time (002 §5.3.3, "one tenth of
+ * the game's total time", unless the competition says otherwise): a tenth
+ * of one player's time under tc, its main time and one full round of
+ * overtime (every byo-yomi period, one Canadian or periods block, the
+ * simple period), and never under 10 s; 0 for an untimed game (no limit).
+ * The first player's runs from the third opening stone, the second's from
+ * the fourth; running out loses. */
+int64_t tg_prediction_time_ms(const tg_time_control *tc);
+
 #endif

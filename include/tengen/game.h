@@ -37,6 +37,12 @@ tg_status tg_result_from_sgf(const char *text, tg_result *r);
  * "Black wins by ¾ stone", "White wins by 1¾ stones" / "黑胜3/4子", "白胜1又3/4子" (chinese != 0).  Non-score results
  * are worded too ("White wins by resignation", "白中盘胜"). */
 void tg_result_in_stones(const tg_result *r, bool chinese, char *buf, size_t len);
+/* The same as a referee states it under `rules`: under the free-opening
+ * ruleset (002 §5.5 example 4) a count is stated against the threshold the
+ * komi holds, "White wins by 0.5 stone" / "白0.5子胜" (the margin beyond the
+ * threshold, in stones of count difference), a draw as "Draw" / "和";
+ * every other ruleset and ending as tg_result_in_stones. */
+void tg_result_stated(const tg_rules *rules, const tg_result *r, bool chinese, char *buf, size_t len);
 
 typedef struct tg_move {
     tg_color color;

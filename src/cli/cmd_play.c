@@ -720,7 +720,7 @@ static void announce_end(play_session *s)
     } else if (tg_game_over(g)) {
         char re[32], en[96];
         tg_result_to_sgf(tg_game_result(g), re, sizeof re);
-        tg_result_in_stones(tg_game_result(g), false, en, sizeof en);
+        tg_result_stated(tg_game_rules(g), tg_game_result(g), false, en, sizeof en);
         printf("Result: %s — %s\n", re, en);
     }
 }

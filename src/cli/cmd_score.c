@@ -186,8 +186,8 @@ static void print_table(const tg_game *g, const uint8_t *dead, const tg_score *s
     printf("komi         %s, handicap compensation %d to White\n", komi, s->handicap_points);
     printf("result       %s\n", re);
     if (r->scoring == TG_SCORING_AREA) {
-        tg_result_in_stones(&s->result, false, stones, sizeof stones);
-        tg_result_in_stones(&s->result, true, stones_zh, sizeof stones_zh);
+        tg_result_stated(r, &s->result, false, stones, sizeof stones);
+        tg_result_stated(r, &s->result, true, stones_zh, sizeof stones_zh);
         printf("             %s (%s)\n", stones, stones_zh);
     }
 }
@@ -210,7 +210,7 @@ static void print_json(const tg_game *g, const uint8_t *dead, const tg_score *s)
     tg_rules_describe(r, rules, sizeof rules);
     tg_komi_format(s->komi2, komi, sizeof komi);
     tg_result_to_sgf(&s->result, re, sizeof re);
-    tg_result_in_stones(&s->result, false, stones, sizeof stones);
+    tg_result_stated(r, &s->result, false, stones, sizeof stones);
     half_points(signed2, margin, sizeof margin);
     printf("{\"size\":%d,\"handicap\":%d,\"moves\":%d,\"rules\":\"%s\",\"komi\":%s,", b->size,
            tg_game_handicap(g), tg_game_move_count(g), rules, komi);

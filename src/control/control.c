@@ -290,6 +290,21 @@ void tg_control_result_text(const tg_control *ctl, bool chinese, char *buf, size
         snprintf(buf, len, "%s", sgf);
         return;
     }
-    tg_result_in_stones(r, chinese, stones, sizeof stones);
+    tg_result_stated(tg_game_rules(ctl->game), r, chinese, stones, sizeof stones);
     snprintf(buf, len, "%s (%s)", sgf, stones);
+}
+
+int64_t tg_prediction_time_ms(const tg_time_control *tc)
+{
+    int64_t total = tc->main_ms;
+    switch (tc->system) {
+    case TG_CLOCK_NONE: return 0;
+    case TG_CLOCK_BYOYOMI: total += (int64_t)tc->periods * tc->period_ms; break;
+    case TG_CLOCK_CANADIAN:
+    case TG_CLOCK_PERIODS:
+    case TG_CLOCK_SIMPLE: total += tc->period_ms; break;
+    case TG_CLOCK_ABSOLUTE:
+    case TG_CLOCK_FISCHER: break;
+    }
+    return total / 10 > 10000 ? total / 10 : 10000;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tengen/free_opening.h"
 #include "tengen/game.h"
 
 static char color_letter(tg_color c) { return c == TG_BLACK ? 'B' : 'W'; }
@@ -140,4 +141,15 @@ void tg_result_in_stones(const tg_result *r, bool chinese, char *buf, size_t len
         snprintf(buf, len, chinese ? "%s判胜" : "%s wins by forfeit", chinese ? who_zh : who_en);
         return;
     }
+}
+
+void tg_result_stated(const tg_rules *rules, const tg_result *r, bool chinese, char *buf, size_t len)
+{
+    if (rules->free_opening && r->kind == TG_RESULT_SCORE)
+        /* the komi is the threshold with its sign turned, so the margin in
+         * half points is the half stones beyond it */
+        tg_threshold_result_text(r->winner == TG_BLACK || r->winner == TG_WHITE ? r->winner : TG_EMPTY,
+                                 2 * r->margin2, chinese, buf, len);
+    else
+        tg_result_in_stones(r, chinese, buf, len);
 }

@@ -82,9 +82,11 @@ size_t tg_score_explain(const tg_score *s, const tg_rules *r, char *buf, size_t 
     char re[32], en[96], zh[96];
     tg_result_to_sgf(&s->result, re, sizeof re);
     if (r->scoring == TG_SCORING_AREA) {
-        tg_result_in_stones(&s->result, false, en, sizeof en);
-        tg_result_in_stones(&s->result, true, zh, sizeof zh);
-        put(&t, "Result: %s — %s (%s; 1 stone = 2 points)", re, en, zh);
+        tg_result_stated(r, &s->result, false, en, sizeof en);
+        tg_result_stated(r, &s->result, true, zh, sizeof zh);
+        put(&t, "Result: %s — %s (%s; %s)", re, en, zh,
+            r->free_opening ? "beyond the threshold the komi holds, in stones of difference"
+                            : "1 stone = 2 points");
     } else {
         put(&t, "Result: %s", re);
     }

@@ -21,7 +21,8 @@ typedef struct engine_job {
     char command[512];        /* the engine's command line (/bin/sh -c) */
     char name[32];
     char *setup;              /* GTP lines to send first, '\n'-separated, malloc'd */
-    char genmove[32];         /* "genmove b" */
+    char genmove[32];         /* "genmove b", or for a prediction "tengen-predict" / "final_score" */
+    bool predict;             /* the free opening's sealed prediction, not a move */
     int64_t timeout_ms;
     /* the answer */
     bool ok;

@@ -16,7 +16,7 @@ static const char *const type_names[P_TYPE_COUNT_] = {
     "challenge.create", "challenge.cancel", "challenge.accept", "engine.play",
     "game.watch", "game.unwatch", "game.move", "game.place", "game.resign", "game.toggle",
     "game.accept", "game.concede", "game.request", "game.answer", "game.cancel", "game.claim",
-    "game.chat"};
+    "game.chat", "game.predict"};
 
 const char *proto_type_name(proto_type t) { return t < P_TYPE_COUNT_ ? type_names[t] : "?"; }
 
@@ -113,6 +113,9 @@ static int parse_body(json_t *root, proto_request *r, char *err, size_t errlen)
     case P_CHAT:
         return U("{s:s, s?I, s:I, s:s}", "type", &t, "id", &id, "game", &r->game, "text",
                  &r->text);
+    case P_PREDICT:
+        return U("{s:s, s?I, s:I, s:s}", "type", &t, "id", &id, "game", &r->game, "prediction",
+                 &r->prediction);
     default:
         return -1;
     }

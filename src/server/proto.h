@@ -21,7 +21,7 @@ typedef enum proto_type {
     P_LOBBY_SUBSCRIBE, P_LOBBY_UNSUBSCRIBE,
     P_CHALLENGE_CREATE, P_CHALLENGE_CANCEL, P_CHALLENGE_ACCEPT, P_ENGINE_PLAY,
     P_WATCH, P_UNWATCH, P_MOVE, P_PLACE, P_RESIGN, P_TOGGLE, P_ACCEPT, P_CONCEDE,
-    P_REQUEST, P_ANSWER, P_CANCEL, P_CLAIM, P_CHAT,
+    P_REQUEST, P_ANSWER, P_CANCEL, P_CLAIM, P_CHAT, P_PREDICT,
     P_TYPE_COUNT_
 } proto_type;
 
@@ -30,7 +30,8 @@ typedef struct proto_request {
     proto_type type;
     bool has_id;
     int64_t id;
-    const char *token, *name, *password, *opponent, *engine, *move, *point, *what, *text;
+    const char *token, *name, *password, *opponent, *engine, *move, *point, *what, *text,
+               *prediction;
     json_t *settings;          /* borrowed from root, or NULL */
     json_t *points;            /* borrowed: an array */
     int64_t challenge, game;

@@ -11,7 +11,7 @@
 
 static const char *const event_names[EV_KIND_COUNT_] = {
     "move", "place", "resign", "toggle", "proposal", "accept", "concede", "request",
-    "answer", "cancel", "claim", "tick", "arrive", "chat"};
+    "answer", "cancel", "claim", "tick", "arrive", "chat", "predict"};
 
 const char *room_event_kind_name(room_event_kind k)
 {
@@ -43,7 +43,8 @@ const char *room_error_code(int code)
 
 const char *room_phase_name(room_phase p)
 {
-    static const char *const names[] = {"placement", "play", "removal", "over"};
+    static const char *const names[] = {"placement", "play", "removal", "over", "opening",
+                                        "prediction"};
     return names[p];
 }
 
@@ -63,7 +64,9 @@ room *room_new(int64_t id, const room_settings *s)
     /* 500 ms of lag: what a browser on a poor connection needs for a move
      * made in the last instant of a period */
     tg_control_set_clock(&r->ctl, &s->time, 500);
-    r->phase = ROOM_PLAY;
+    r->phase = s->rules.free_opening ? ROOM_OPENING : ROOM_PLAY;
+    r->first = TG_WHITE;
+    r->prediction_due[0] = r->prediction_due[1] = INT64_MAX;
     if (s->handicap >= 2 && !s->free_placement) {
         tg_point pts[ROOM_MAX_HANDICAP];
         int n = tg_fixed_handicap_points(tg_game_board(r->game), s->handicap, pts);
@@ -102,12 +105,51 @@ tg_color room_color_of(const room *r, int64_t user)
 
 static bool is_engine(const room *r, tg_color c) { return r->engine[c][0] != '\0'; }
 
+/* ---- the free opening (002 §5.2-5.3) ---------------------------------------- */
+
+static int seat_of(const room *r, tg_color c) { return c == r->first ? 0 : 1; }
+static tg_color seat_color(const room *r, int seat) { return seat == 0 ? r->first : tg_opponent(r->first); }
+
+tg_color room_opening_placer(const room *r)
+{
+    /* stones 1 (White) and 4 (Black) are the first player's, 2 and 3 the second's */
+    static const int placer_seat[4] = {0, 1, 1, 0};
+    int n = tg_game_move_count(r->game);
+    return r->phase == ROOM_OPENING && n < 4 ? seat_color(r, placer_seat[n]) : TG_EMPTY;
+}
+
+/* The seat whose prediction an engine owes now, -1 when none. */
+static int engine_prediction_due(const room *r)
+{
+    if (r->phase != ROOM_OPENING && r->phase != ROOM_PREDICTION)
+        return -1;
+    for (int seat = 0; seat < 2; seat++)
+        if (r->prediction_open[seat] && !r->predicted[seat] && is_engine(r, seat_color(r, seat)))
+            return seat;
+    return -1;
+}
+
 tg_color room_engine_to_move(const room *r)
 {
-    if (r->phase != ROOM_PLAY || r->paused)
+    if (r->paused)
+        return TG_EMPTY;
+    if (r->phase == ROOM_OPENING || r->phase == ROOM_PREDICTION) {
+        tg_color placer = room_opening_placer(r);
+        if (placer != TG_EMPTY && is_engine(r, placer))
+            return placer;
+        int seat = engine_prediction_due(r);
+        return seat >= 0 ? seat_color(r, seat) : TG_EMPTY;
+    }
+    if (r->phase != ROOM_PLAY)
         return TG_EMPTY;
     tg_color c = tg_game_to_move(r->game);
     return is_engine(r, c) ? c : TG_EMPTY;
+}
+
+bool room_engine_predicts(const room *r)
+{
+    tg_color placer = room_opening_placer(r);
+    return !(placer != TG_EMPTY && is_engine(r, placer)) && engine_prediction_due(r) >= 0;
 }
 
 static void fail(room_result *res, int code, const char *message)
@@ -143,7 +185,10 @@ static void sync_phase(room *r, room_result *res)
 {
     room_phase before = r->phase;
     switch (tg_control_phase_of(&r->ctl)) {
-    case TG_PHASE_PLAY: r->phase = ROOM_PLAY; break;
+    case TG_PHASE_PLAY: /* the phases before play are the room's own */
+        if (r->phase != ROOM_PLACEMENT && r->phase != ROOM_OPENING && r->phase != ROOM_PREDICTION)
+            r->phase = ROOM_PLAY;
+        break;
     case TG_PHASE_AGREEMENT: r->phase = ROOM_REMOVAL; break;
     case TG_PHASE_OVER: r->phase = ROOM_OVER; break;
     }
@@ -233,6 +278,94 @@ static void apply_move(room *r, const room_event *ev, int64_t at, room_result *r
     sync_phase(r, res);
 }
 
+static void open_prediction(room *r, int seat, int64_t at)
+{
+    int64_t limit = r->settings.prediction_ms;
+    r->prediction_open[seat] = true;
+    r->prediction_due[seat] = limit > 0 ? at + limit : INT64_MAX;
+}
+
+/* An opening stone: its colour is fixed (W B W B), its placer is the seat
+ * 002 §5.2 names; the first player's prediction time starts with the third
+ * stone, the second's with the fourth (§5.3.3). */
+static void apply_opening_stone(room *r, const room_event *ev, int64_t at, room_result *res)
+{
+    int n = tg_game_move_count(r->game);
+    tg_color stone = n % 2 ? TG_BLACK : TG_WHITE;
+    if (ev->color != room_opening_placer(r))
+        FAIL(res, ROOM_ERR_NOT_YOUR_TURN, n == 0 || n == 3 ? "this opening stone is the first player's"
+                                                           : "this opening stone is the second player's");
+    if (ev->point == TG_PASS)
+        FAIL(res, ROOM_ERR_ILLEGAL, "no pass in the opening: place the stone anywhere");
+    tg_status st = tg_game_play(r->game, stone, ev->point, 0);
+    if (st != TG_OK)
+        FAIL(res, ROOM_ERR_ILLEGAL, tg_status_text(st));
+    res->played = true;
+    res->state_changed = true;
+    r->last_captured_count = 0;
+    if (n + 1 == 3)
+        open_prediction(r, 0, at);
+    if (n + 1 == 4) {
+        open_prediction(r, 1, at);
+        r->phase = ROOM_PREDICTION;
+    }
+}
+
+static void swap_seats(room *r)
+{
+    int64_t user = r->user[TG_BLACK];
+    r->user[TG_BLACK] = r->user[TG_WHITE];
+    r->user[TG_WHITE] = user;
+    char name[ROOM_NAME_MAX];
+    memcpy(name, r->name[TG_BLACK], sizeof name);
+    memcpy(r->name[TG_BLACK], r->name[TG_WHITE], sizeof name);
+    memcpy(r->name[TG_WHITE], name, sizeof name);
+    memcpy(name, r->engine[TG_BLACK], sizeof name);
+    memcpy(r->engine[TG_BLACK], r->engine[TG_WHITE], sizeof name);
+    memcpy(r->engine[TG_WHITE], name, sizeof name);
+    bool arrived = r->arrived[TG_BLACK];
+    r->arrived[TG_BLACK] = r->arrived[TG_WHITE];
+    r->arrived[TG_WHITE] = arrived;
+    r->swapped = true;
+}
+
+/* Both predictions are in: they decide the colours and the threshold, the
+ * komi becomes the threshold with its sign turned, and White moves first. */
+static void reveal(room *r, int64_t at)
+{
+    tg_predictions_decide(r->prediction2[0], r->prediction2[1], &r->decision);
+    r->revealed = true;
+    tg_rules rules = *tg_game_rules(r->game);
+    rules.komi2 = tg_threshold_komi2(r->decision.threshold4);
+    tg_game_set_rules(r->game, &rules);
+    if (!r->decision.first_takes_white) {
+        if (!r->seats_final)
+            swap_seats(r);
+        r->first = TG_BLACK;
+    }
+    r->phase = ROOM_PLAY;
+    tg_control_start_clock(&r->ctl, at);
+}
+
+static void apply_predict(room *r, const room_event *ev, int64_t at, room_result *res)
+{
+    if (r->phase != ROOM_OPENING && r->phase != ROOM_PREDICTION)
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "predictions are sealed after the opening stones");
+    int seat = seat_of(r, ev->color);
+    if (!r->prediction_open[seat])
+        FAIL(res, ROOM_ERR_WRONG_PHASE, seat == 0 ? "the first player predicts after the third stone"
+                                                  : "the second player predicts after the fourth stone");
+    if (r->predicted[seat])
+        FAIL(res, ROOM_ERR_WRONG_PHASE, "your prediction is already sealed");
+    if (ev->prediction2 < -2000 || ev->prediction2 > 2000)
+        FAIL(res, ROOM_ERR_BAD_REQUEST, "a prediction is at most 1000 stones");
+    r->predicted[seat] = true;
+    r->prediction2[seat] = ev->prediction2;
+    res->state_changed = true;
+    if (r->predicted[0] && r->predicted[1])
+        reveal(r, at);
+}
+
 static void apply_place(room *r, const room_event *ev, int64_t at, room_result *res)
 {
     if (r->phase != ROOM_PLACEMENT)
@@ -305,7 +438,9 @@ static void apply_statement(room *r, const room_event *ev, int64_t at, room_resu
 static int undo_count(const room *r, tg_color requester)
 {
     int total = tg_game_move_count(r->game);
-    for (int back = 1; back <= 2 && back <= total; back++)
+    /* the free opening's stones are never taken back: the predictions stand on them */
+    int floor = tg_game_rules(r->game)->free_opening;
+    for (int back = 1; back <= 2 && back <= total - floor; back++)
         if (tg_game_move(r->game, total - back)->color == requester)
             return back;
     return 0;
@@ -373,7 +508,14 @@ static void apply_answer(room *r, const room_event *ev, int64_t at, room_result 
 static bool absence_pending(const room *r, tg_color c)
 {
     return !r->arrived[c] && !is_engine(r, c) && r->settings.absence_ms > 0 && !r->paused &&
-           (r->phase == ROOM_PLAY || r->phase == ROOM_PLACEMENT) && moves_by(r, c) == 0;
+           (r->phase == ROOM_PLAY || r->phase == ROOM_PLACEMENT || r->phase == ROOM_OPENING) &&
+           moves_by(r, c) == 0;
+}
+
+static bool prediction_pending(const room *r, int seat)
+{
+    return (r->phase == ROOM_OPENING || r->phase == ROOM_PREDICTION) && r->prediction_open[seat] &&
+           !r->predicted[seat] && r->prediction_due[seat] != INT64_MAX && !r->paused;
 }
 
 int64_t room_next_deadline(const room *r)
@@ -389,6 +531,9 @@ int64_t room_next_deadline(const room *r)
     for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
         if (absence_pending(r, c) && r->settings.absence_ms < next)
             next = r->settings.absence_ms;
+    for (int seat = 0; seat < 2; seat++)
+        if (prediction_pending(r, seat) && r->prediction_due[seat] + 1 < next)
+            next = r->prediction_due[seat] + 1;
     return next;
 }
 
@@ -402,6 +547,9 @@ bool room_tick_due(const room *r, int64_t at)
     for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
         if (absence_pending(r, c) && at >= r->settings.absence_ms)
             return true;
+    for (int seat = 0; seat < 2; seat++)
+        if (prediction_pending(r, seat) && at > r->prediction_due[seat])
+            return true;
     return false;
 }
 
@@ -410,7 +558,14 @@ static void apply_tick(room *r, int64_t at, room_result *res)
     bool absent[3] = {false, false, false};
     for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
         absent[c] = absence_pending(r, c) && at >= r->settings.absence_ms;
-    if (absent[TG_BLACK] && absent[TG_WHITE]) {
+    int late = -1; /* the seat whose prediction time ran out first */
+    for (int seat = 0; seat < 2; seat++)
+        if (prediction_pending(r, seat) && at > r->prediction_due[seat] &&
+            (late < 0 || r->prediction_due[seat] < r->prediction_due[late]))
+            late = seat;
+    if (late >= 0) {
+        end_game(r, TG_RESULT_TIME, seat_color(r, late), "time");
+    } else if (absent[TG_BLACK] && absent[TG_WHITE]) {
         end_game(r, TG_RESULT_NO_RESULT, TG_EMPTY, "absence");
     } else if (absent[TG_BLACK] || absent[TG_WHITE]) {
         end_game(r, TG_RESULT_FORFEIT, absent[TG_BLACK] ? TG_BLACK : TG_WHITE, "absence");
@@ -459,10 +614,15 @@ void room_apply(room *r, const room_event *ev, int64_t at, room_result *res)
         FAIL(res, ROOM_ERR_WRONG_PHASE, "the game is over");
     switch (ev->kind) {
     case EV_MOVE:
+        if (r->phase == ROOM_OPENING) {
+            apply_opening_stone(r, ev, at, res);
+            break;
+        }
         if (r->phase != ROOM_PLAY)
             FAIL(res, ROOM_ERR_WRONG_PHASE,
-                        r->phase == ROOM_PLACEMENT ? "the handicap stones are not placed yet"
-                                                   : "moves are not made during stone removal");
+                        r->phase == ROOM_PLACEMENT    ? "the handicap stones are not placed yet"
+                        : r->phase == ROOM_PREDICTION ? "the predictions are not all sealed yet"
+                                                      : "moves are not made during stone removal");
         apply_move(r, ev, at, res);
         break;
     case EV_PLACE: apply_place(r, ev, at, res); break;
@@ -502,6 +662,7 @@ void room_apply(room *r, const room_event *ev, int64_t at, room_result *res)
         r->arrived[ev->color] = true;
         break;
     case EV_CHAT: add_chat(r, ev, res); break;
+    case EV_PREDICT: apply_predict(r, ev, at, res); break;
     default: FAIL(res, ROOM_ERR_BAD_REQUEST, "unknown event");
     }
     if (res->code == 0) {

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "tengen/control.h"
+#include "tengen/free_opening.h"
 #include "tengen/sgf.h"
 
 #define ROOM_NAME_MAX 32
@@ -37,7 +38,10 @@ typedef struct room_settings {
     char time_spec[64];
     tg_time_control time;
     int64_t absence_ms;       /* R8, and the claim delay of untimed games */
-    int color;                /* the challenger's: 0 nigiri, TG_BLACK, TG_WHITE */
+    int color;                /* the challenger's: 0 nigiri, TG_BLACK, TG_WHITE (free
+                                 opening: White is the first player's seat) */
+    int64_t prediction_ms;    /* free opening: each prediction's time, -1 from the clock
+                                 (tg_prediction_time_ms), 0 no limit */
 } room_settings;
 
 /* Read settings from a client's JSON object (NULL: all defaults); the
@@ -50,7 +54,9 @@ typedef enum room_phase {
     ROOM_PLACEMENT,  /* free handicap: Black places the stones */
     ROOM_PLAY,
     ROOM_REMOVAL,    /* two passes: dead stones are agreed (C9) */
-    ROOM_OVER
+    ROOM_OVER,
+    ROOM_OPENING,    /* free opening: the four stones W B W B (002 §5.2) */
+    ROOM_PREDICTION  /* free opening: the sealed predictions (002 §5.3) */
 } room_phase;
 
 typedef enum room_event_kind {
@@ -68,6 +74,7 @@ typedef enum room_event_kind {
     EV_TICK,      /* the clock's deadline or an absence deadline passed */
     EV_ARRIVE,    /* color came to the board (R8) */
     EV_CHAT,      /* color (TG_EMPTY: a spectator) says text; no effect on the game */
+    EV_PREDICT,   /* free opening: color's seat seals its prediction (prediction2) */
     EV_KIND_COUNT_
 } room_event_kind;
 
@@ -83,6 +90,7 @@ typedef struct room_event {
     bool accept;
     char from[ROOM_NAME_MAX];  /* chat */
     char text[512];            /* chat */
+    int prediction2;           /* predict: White's margin in half stones */
 } room_event;
 
 const char *room_event_kind_name(room_event_kind k);
@@ -129,6 +137,22 @@ struct room {
     /* what the last move did, for the game.move message */
     tg_point last_captured[TG_MAX_POINTS];
     int last_captured_count;
+    /* The free-opening ruleset (002 §5.2-5.3).  Until the predictions are
+     * revealed the first player sits at White (the colour equal
+     * predictions give it) and the second at Black; the reveal swaps the
+     * seats (user, name, engine, arrived) when the predictions give the
+     * first player Black.  Predictions are indexed [0] first, [1] second,
+     * and no one hears of one before both are in. */
+    tg_color first;                  /* the first player's colour now */
+    bool prediction_open[2];         /* its clock has started (stone 3, stone 4) */
+    bool predicted[2];
+    int prediction2[2];
+    int64_t prediction_due[2];       /* game ms; INT64_MAX: no limit */
+    bool revealed;
+    tg_predictions decision;
+    bool swapped;                    /* the reveal swapped the seats */
+    bool seats_final;                /* rebuilt from a finished game whose stored colours
+                                        are already the final ones: do not swap */
     /* the clock after each move, for SGF BL/WL */
     tg_sgf_move_clock *clocks;
     int clock_cap;
@@ -166,8 +190,13 @@ bool room_tick_due(const room *r, int64_t at);
 
 /* The colour `user` plays in this room, TG_EMPTY when not a player. */
 tg_color room_color_of(const room *r, int64_t user);
-/* Whose move it is for an engine to make (TG_EMPTY: none now). */
+/* Whose move it is for an engine to make (TG_EMPTY: none now): a move, an
+ * opening stone, or (room_engine_predicts) a free opening's prediction. */
 tg_color room_engine_to_move(const room *r);
+bool room_engine_predicts(const room *r);
+/* Free opening: the seat (colour now) that places the next opening stone,
+ * TG_EMPTY when none is due. */
+tg_color room_opening_placer(const room *r);
 
 /* The state as in the protocol's game.state (you: the viewer's colour, or
  * TG_EMPTY), at game time now. */

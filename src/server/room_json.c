@@ -52,6 +52,7 @@ bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, siz
     snprintf(s->rules_text, sizeof s->rules_text, "chinese");
     snprintf(s->time_spec, sizeof s->time_spec, "none");
     s->absence_ms = 900000;
+    s->prediction_ms = -1;
     const json_t *komi = NULL;
     const char *rules = "chinese", *time = "none", *placement = "fixed", *color = "nigiri";
     if (obj && !json_is_object(obj))
@@ -77,6 +78,9 @@ bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, siz
         else if (strcmp(key, "absence_s") == 0 && json_is_integer(v) &&
                  json_integer_value(v) >= 10 && json_integer_value(v) <= 86400)
             s->absence_ms = json_integer_value(v) * 1000;
+        else if (strcmp(key, "prediction_s") == 0 && json_is_integer(v) &&
+                 json_integer_value(v) >= 0 && json_integer_value(v) <= 86400)
+            s->prediction_ms = json_integer_value(v) * 1000;
         else {
             snprintf(err, errlen, "settings.%.40s: unknown, or not a valid value (see docs/protocol.md)", key);
             return false;
@@ -126,6 +130,17 @@ bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, siz
         return false;
     }
     tg_time_control_format(&s->time, s->time_spec, sizeof s->time_spec);
+    if (s->rules.free_opening) {
+        /* 002: no handicap, and the players' predictions set the komi */
+        if (s->handicap)
+            return settings_error(err, errlen, "the free-opening ruleset has no handicap");
+        if (komi)
+            return settings_error(err, errlen, "under free-opening the predictions set the komi");
+        if (s->prediction_ms < 0)
+            s->prediction_ms = tg_prediction_time_ms(&s->time);
+    } else if (s->prediction_ms >= 0) {
+        return settings_error(err, errlen, "prediction_s is for the free-opening ruleset");
+    }
     if (strcmp(color, "nigiri") == 0)
         s->color = 0;
     else if (!color_parse(color, (tg_color *)&s->color))
@@ -135,11 +150,14 @@ bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, siz
 
 json_t *room_settings_to_json(const room_settings *s)
 {
-    return json_pack("{s:i, s:s, s:f, s:i, s:s, s:s, s:s, s:I}", "size", s->size, "rules",
+    json_t *o = json_pack("{s:i, s:s, s:f, s:i, s:s, s:s, s:s, s:I}", "size", s->size, "rules",
                      s->rules_text, "komi", s->rules.komi2 / 2.0, "handicap", s->handicap,
                      "handicap_placement", s->free_placement ? "free" : "fixed", "time",
                      s->time_spec, "color", s->color ? color_name((tg_color)s->color) : "nigiri",
                      "absence_s", (json_int_t)(s->absence_ms / 1000));
+    if (o && s->rules.free_opening)
+        json_object_set_new(o, "prediction_s", json_integer(s->prediction_ms / 1000));
+    return o;
 }
 
 /* ---- events as stored ---------------------------------------------------- */
@@ -206,6 +224,12 @@ json_t *room_event_to_json(const room *r, const room_event *ev)
         json_object_set_new(o, "from", json_string(ev->from));
         json_object_set_new(o, "text", json_string(ev->text));
         break;
+    case EV_PREDICT: {
+        char text[16];
+        tg_prediction_format(ev->prediction2, text, sizeof text);
+        json_object_set_new(o, "value", json_string(text));
+        break;
+    }
     default: break;
     }
     return o;
@@ -233,12 +257,14 @@ bool room_event_from_json(const room *r, room_event_kind kind, const json_t *dat
 {
     memset(ev, 0, sizeof *ev);
     ev->kind = kind;
-    const char *c = NULL, *p = NULL, *what = NULL, *from = NULL, *text = NULL;
+    const char *c = NULL, *p = NULL, *what = NULL, *from = NULL, *text = NULL, *value = NULL;
     json_t *points = NULL;
     int accept = 0;
-    if (json_unpack((json_t *)data, "{s?s, s?s, s?o, s?s, s?b, s?s, s?s}", "c", &c, "p", &p,
+    if (json_unpack((json_t *)data, "{s?s, s?s, s?o, s?s, s?b, s?s, s?s, s?s}", "c", &c, "p", &p,
                     "points", &points, "what", &what, "accept", &accept, "from", &from, "text",
-                    &text) != 0)
+                    &text, "value", &value) != 0)
+        return false;
+    if (value && tg_prediction_parse(value, &ev->prediction2) != TG_OK)
         return false;
     if (c && !color_parse(c, &ev->color))
         return false;
@@ -312,8 +338,8 @@ static void result_texts(const room *r, char *re, size_t relen, char *en, char *
 {
     const tg_result *result = tg_game_result(r->game);
     tg_result_to_sgf(result, re, relen);
-    tg_result_in_stones(result, false, en, len);
-    tg_result_in_stones(result, true, zh, len);
+    tg_result_stated(tg_game_rules(r->game), result, false, en, len);
+    tg_result_stated(tg_game_rules(r->game), result, true, zh, len);
 }
 
 json_t *room_summary_json(const room *r)
@@ -326,7 +352,7 @@ json_t *room_summary_json(const room *r)
                      "black_engine", r->engine[TG_BLACK][0] != '\0', "white_engine",
                      r->engine[TG_WHITE][0] != '\0',
                      "size", r->settings.size, "rules", r->settings.rules_text, "komi",
-                     r->settings.rules.komi2 / 2.0, "handicap", r->settings.handicap, "phase",
+                     tg_game_rules(r->game)->komi2 / 2.0, "handicap", r->settings.handicap, "phase",
                      room_phase_name(r->phase), "moves", tg_game_move_count(r->game), "result",
                      re[0] ? json_string(re) : json_null());
 }
@@ -391,19 +417,66 @@ static json_t *removal_json(const room *r)
     return o;
 }
 
+static json_t *prediction_json(int white2)
+{
+    char text[16];
+    tg_prediction_format(white2, text, sizeof text);
+    return json_string(text);
+}
+
+/* The free opening as each viewer may see it: a prediction is shown to its
+ * own player, and to anyone else only once both are sealed (002 §5.3). */
+static json_t *free_opening_json(const room *r, tg_color you, int64_t now)
+{
+    if (!tg_game_rules(r->game)->free_opening)
+        return json_null();
+    tg_color placer = room_opening_placer(r);
+    int n = tg_game_move_count(r->game);
+    json_t *o = json_pack("{s:s, s:o, s:o, s:{s:b, s:b}, s:b}", "first", color_name(r->first),
+                          "next_stone", placer != TG_EMPTY ? json_integer(n + 1) : json_null(),
+                          "placer", placer != TG_EMPTY ? json_string(color_name(placer)) : json_null(),
+                          "sealed", "first", r->predicted[0], "second", r->predicted[1], "revealed",
+                          r->revealed);
+    json_t *left = json_object();
+    for (int seat = 0; seat < 2; seat++) {
+        const char *key = seat == 0 ? "first" : "second";
+        int64_t due = r->prediction_due[seat];
+        bool counting = r->prediction_open[seat] && !r->predicted[seat] && !r->revealed &&
+                        r->phase != ROOM_OVER && due != INT64_MAX;
+        json_object_set_new(left, key, counting ? json_integer(due > now ? due - now : 0) : json_null());
+    }
+    json_object_set_new(o, "prediction_ms", left);
+    tg_color seat_colour = r->first;
+    int mine = you == TG_EMPTY ? -1 : you == seat_colour ? 0 : 1;
+    json_object_set_new(o, "mine", mine >= 0 && r->predicted[mine] ? prediction_json(r->prediction2[mine])
+                                                                    : json_null());
+    if (r->revealed) {
+        char threshold[16];
+        tg_threshold_format(r->decision.threshold4, threshold, sizeof threshold);
+        json_object_set_new(o, "predictions", json_pack("{s:o, s:o}", "first",
+                                                        prediction_json(r->prediction2[0]), "second",
+                                                        prediction_json(r->prediction2[1])));
+        json_object_set_new(o, "threshold", json_string(threshold));
+    } else {
+        json_object_set_new(o, "predictions", json_null());
+        json_object_set_new(o, "threshold", json_null());
+    }
+    return o;
+}
+
 json_t *room_state_json(const room *r, tg_color you, int64_t now)
 {
     char board[TG_MAX_POINTS + 1], rules[512], time[160], last[8] = "";
     const tg_board *b = tg_game_board(r->game);
     room_board_string(r, board);
-    tg_rules_describe(&r->settings.rules, rules, sizeof rules);
+    tg_rules_describe(tg_game_rules(r->game), rules, sizeof rules);
     tg_time_control_describe(&r->settings.time, time, sizeof time);
     if (tg_game_move_count(r->game) > 0)
         tg_point_to_vertex(b, tg_game_move(r->game, tg_game_move_count(r->game) - 1)->point, last);
     json_t *g = json_pack(
         "{s:I, s:i, s:s, s:s, s:f, s:i, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:s, s:b, s:s}", "id",
         (json_int_t)r->id, "size", r->settings.size, "rules", r->settings.rules_text,
-        "rules_text", rules, "komi", r->settings.rules.komi2 / 2.0, "handicap",
+        "rules_text", rules, "komi", tg_game_rules(r->game)->komi2 / 2.0, "handicap",
         r->settings.handicap, "handicap_placement", r->settings.free_placement ? "free" : "fixed",
         "time", r->settings.time_spec, "time_text", time, "absence_s",
         (json_int_t)(r->settings.absence_ms / 1000), "black", player_json(r, TG_BLACK), "white",
@@ -452,6 +525,7 @@ json_t *room_state_json(const room *r, tg_color you, int64_t now)
     json_object_set_new(g, "dead", r->phase == ROOM_OVER && strcmp(r->reason, "score") == 0
                                        ? marked_json(r, r->ctl.dead[TG_BLACK])
                                        : json_null());
+    json_object_set_new(g, "free_opening", free_opening_json(r, you, now));
     json_object_set_new(g, "you", color_name(you) ? json_string(color_name(you)) : json_null());
     return g;
 }
@@ -483,6 +557,12 @@ char *room_sgf(const room *r, const char *date)
         info.clock_count = r->clock_cap;
     if (r->phase == ROOM_OVER)
         tg_result_to_sgf(tg_game_result(r->game), info.result, sizeof info.result);
+    if (r->revealed) { /* never before both are sealed: the record is public */
+        info.has_predictions = true;
+        info.prediction_first2 = r->prediction2[0];
+        info.prediction_second2 = r->prediction2[1];
+        info.first_player = r->first;
+    }
     tg_sgf_tree *tree = tg_sgf_tree_from_game(r->game, &info);
     if (!tree)
         return NULL;

@@ -16,6 +16,7 @@
 
 static void schedule(server *s, live *lv);
 static void ask_engine(server *s, live *lv);
+static void swap_commands(live *lv);
 
 live *live_get(server *s, int64_t game)
 {
@@ -162,7 +163,8 @@ static bool finish_in_store(server *s, live *lv)
     tg_result_to_sgf(tg_game_result(lv->r->game), re, sizeof re);
     char *sgf = room_sgf(lv->r, date_text(lv->created_unix_ms, date, sizeof date));
     bool ok = s->db->ops->game_finish(s->db, lv->r->id, re, tg_game_move_count(lv->r->game),
-                                      sgf ? sgf : "") == 0;
+                                      sgf ? sgf : "") == 0 &&
+              (!lv->r->swapped || s->db->ops->game_swap_colors(s->db, lv->r->id) == 0);
     if (!ok && !s->cfg.quiet)
         fprintf(stderr, "tengen serve: game %lld: cannot record the result: %s\n",
                 (long long)lv->r->id, s->db->ops->error(s->db));
@@ -178,9 +180,12 @@ static void propose_dead(server *s, live *lv, int64_t at, room_result *res);
 static bool rebuild_room(server *s, live *lv);
 static void commit(server *s, live *lv, const room_event *ev, int64_t at, room_result *res)
 {
+    bool swapped = lv->r->swapped;
     room_apply(lv->r, ev, at, res);
     if (res->code)
         return;
+    if (lv->r->swapped != swapped)
+        swap_commands(lv);
     json_t *data = room_event_to_json(lv->r, ev);
     char *text = data ? json_dumps(data, JSON_COMPACT) : NULL;
     json_decref(data);
@@ -298,10 +303,19 @@ static char *engine_setup(const room *r, bool tengen)
     if (!text)
         return NULL;
     char komi[16];
-    tg_komi_format(r->settings.rules.komi2, komi, sizeof komi);
-    size_t n = (size_t)sprintf(text, "boardsize %d\nclear_board\nkomi %s\n", b->size, komi);
+    /* the komi in force (under free-opening the threshold's), after the
+     * rules, whose preset would set its own */
+    tg_komi_format(tg_game_rules(r->game)->komi2, komi, sizeof komi);
+    size_t n = (size_t)sprintf(text, "boardsize %d\nclear_board\n", b->size);
     if (tengen)
         n += (size_t)sprintf(text + n, "tengen-rules %s\n", r->settings.rules_text);
+    n += (size_t)sprintf(text + n, "komi %s\n", komi);
+    if (tengen && r->revealed) {
+        char first[16], second[16];
+        tg_prediction_format(r->prediction2[0], first, sizeof first);
+        tg_prediction_format(r->prediction2[1], second, sizeof second);
+        n += (size_t)sprintf(text + n, "tengen-predictions %s %s\n", first, second);
+    }
     if (tg_game_setup_count(r->game) > 0) {
         n += (size_t)sprintf(text + n, "set_free_handicap");
         for (int i = 0; i < tg_game_setup_count(r->game); i++) {
@@ -350,7 +364,13 @@ static void ask_engine(server *s, live *lv)
     snprintf(job->command, sizeof job->command, "%s", lv->engine_command[c]);
     snprintf(job->name, sizeof job->name, "%s", r->engine[c]);
     job->setup = engine_setup(r, strcmp(r->engine[c], "tengen") == 0);
-    snprintf(job->genmove, sizeof job->genmove, "genmove %c", c == TG_BLACK ? 'b' : 'w');
+    job->predict = room_engine_predicts(r);
+    if (job->predict) /* komi 0 until the reveal: final_score is then the count difference */
+        snprintf(job->genmove, sizeof job->genmove, "%s",
+                 strcmp(r->engine[c], "tengen") == 0 ? "tengen-predict" : "final_score");
+    else /* an opening stone has the colour of its number, whoever places it */
+        snprintf(job->genmove, sizeof job->genmove, "genmove %c",
+                 (room_opening_placer(r) == TG_EMPTY ? c : tg_game_to_move(r->game)) == TG_BLACK ? 'b' : 'w');
     job->timeout_ms = 180000;
     if (!job->setup || !engine_pool_submit(s->engines, job)) {
         engine_job_free(job);
@@ -358,6 +378,23 @@ static void ask_engine(server *s, live *lv)
         return;
     }
     lv->engine_asked = true;
+}
+
+/* An engine's sealed prediction: tengen-predict's answer, else the margin
+ * of final_score (komi 0), else "0"; an engine that failed loses. */
+static void engine_prediction(const engine_job *job, room_event *ev)
+{
+    ev->kind = EV_PREDICT;
+    tg_result r;
+    if (!job->ok)
+        ev->kind = EV_RESIGN;
+    else if (tg_prediction_parse(job->move, &ev->prediction2) == TG_OK)
+        return;
+    else if (tg_result_from_sgf(job->move, &r) == TG_OK && r.kind == TG_RESULT_SCORE &&
+             r.margin2 <= 2000)
+        ev->prediction2 = r.winner == TG_WHITE ? r.margin2 : r.winner == TG_BLACK ? -r.margin2 : 0;
+    else
+        ev->prediction2 = 0;
 }
 
 void game_engine_answers(server *s)
@@ -379,8 +416,15 @@ void game_engine_answers(server *s)
         memset(&ev, 0, sizeof ev);
         ev.color = room_engine_to_move(lv->r);
         ev.kind = EV_MOVE;
-        if (!job->ok || strcasecmp(job->move, "resign") == 0 ||
-            tg_vertex_parse(tg_game_board(lv->r->game), job->move, &ev.point) != TG_OK)
+        if (job->predict != room_engine_predicts(lv->r)) {
+            ask_engine(s, lv);
+            engine_job_free(job);
+            continue;
+        }
+        if (job->predict)
+            engine_prediction(job, &ev);
+        else if (!job->ok || strcasecmp(job->move, "resign") == 0 ||
+                 tg_vertex_parse(tg_game_board(lv->r->game), job->move, &ev.point) != TG_OK)
             ev.kind = EV_RESIGN; /* an engine that fails or resigns loses */
         int64_t at = game_now(lv);
         tick_if_due(s, lv, at);
@@ -424,6 +468,15 @@ static void fill_players(room *r, const store_game *g)
     snprintf(r->engine[TG_BLACK], ROOM_NAME_MAX, "%s", g->black_engine);
     snprintf(r->engine[TG_WHITE], ROOM_NAME_MAX, "%s", g->white_engine);
     snprintf(r->nigiri, sizeof r->nigiri, "%s", g->nigiri);
+    r->seats_final = g->finished; /* see store_ops.game_swap_colors */
+}
+
+static void swap_commands(live *lv)
+{
+    char command[512];
+    memcpy(command, lv->engine_command[TG_BLACK], sizeof command);
+    memcpy(lv->engine_command[TG_BLACK], lv->engine_command[TG_WHITE], sizeof command);
+    memcpy(lv->engine_command[TG_WHITE], command, sizeof command);
 }
 
 /* A room from its stored game and events; engine commands into cmd. */
@@ -485,6 +538,8 @@ static bool rebuild_room(server *s, live *lv)
         snprintf(lv->r->reason, sizeof lv->r->reason, "internal");
         return false;
     }
+    if (r->swapped != lv->r->swapped) /* the reveal was not committed */
+        swap_commands(lv);
     room_free(lv->r);
     lv->r = r;
     return true;
@@ -532,6 +587,8 @@ bool games_restore(server *s, char *err, size_t errlen)
             continue;
         }
         memcpy(lv->engine_command, cmd, sizeof cmd);
+        if (r->swapped) /* the stored commands are the opening's seats */
+            swap_commands(lv);
         /* the game's clock goes on from its last event: an outage is not
          * counted against anyone */
         lv->offset_ms = server_now_ms() - r->last_at;

@@ -107,7 +107,8 @@ static bool claim_allowed(server *s, const live *lv, tg_color you)
 {
     const room *r = lv->r;
     tg_color other = tg_opponent(you);
-    bool no_clock = r->settings.time.system == TG_CLOCK_NONE || r->phase == ROOM_REMOVAL || r->paused;
+    bool no_clock = r->settings.time.system == TG_CLOCK_NONE || r->phase == ROOM_REMOVAL || r->paused ||
+                    r->phase == ROOM_OPENING || r->phase == ROOM_PREDICTION;
     if (!no_clock || r->engine[other][0])
         return false;
     account *a = account_of(s, r->user[other]);
@@ -168,6 +169,14 @@ static bool event_of(server *s, client *c, const proto_request *rq, live *lv, ro
         }
         return true;
     case P_CANCEL: ev->kind = EV_CANCEL; return true;
+    case P_PREDICT:
+        ev->kind = EV_PREDICT;
+        if (tg_prediction_parse(rq->prediction, &ev->prediction2) != TG_OK) {
+            send_error(c, rq, "bad_request",
+                       "prediction: W+N, B+N or 0 (N stones of difference, halves allowed)");
+            return false;
+        }
+        return true;
     case P_CLAIM:
         ev->kind = EV_CLAIM;
         if (!claim_allowed(s, lv, ev->color)) {

@@ -64,6 +64,11 @@ typedef struct store_ops {
     int (*game_add)(store *s, store_game *g);                       /* sets g->id */
     int (*event_add)(store *s, int64_t game, const store_event *e);
     int (*game_finish)(store *s, int64_t game, const char *result, int moves, const char *sgf);
+    /* The players change colours (the free opening's predictions gave the
+     * first player Black): written with the result, so that a finished
+     * game's row names the colours played while a live one keeps the
+     * seats of its opening, which its events replay from. */
+    int (*game_swap_colors)(store *s, int64_t game);
     /* games: `finished` false gives every unfinished game (the server
      * rebuilds them at start), true the last `limit` finished; user > 0
      * restricts to that player's.  *out malloc'd (store_games_free). */

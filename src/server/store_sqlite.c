@@ -13,7 +13,7 @@
 enum {
     Q_USER_ADD, Q_USER_BY_NAME, Q_USER_BY_ID, Q_TOKEN_ADD, Q_TOKEN_USER, Q_TOKENS_REVOKE,
     Q_GAME_ADD, Q_EVENT_ADD, Q_GAME_FINISH, Q_GAMES_LIVE, Q_GAMES_FINISHED, Q_GAMES_USER,
-    Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_COUNT_
+    Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_GAME_SWAP, Q_COUNT_
 };
 
 static const char *const sql_text[Q_COUNT_] = {
@@ -38,6 +38,9 @@ static const char *const sql_text[Q_COUNT_] = {
     " settings, created, finished, result, moves FROM games WHERE id = ?1",
     "SELECT seq, at_ms, kind, data FROM events WHERE game_id = ?1 ORDER BY seq",
     "SELECT sgf FROM games WHERE id = ?1 AND sgf IS NOT NULL",
+    /* every right-hand side reads the row as it was: a swap in one statement */
+    "UPDATE games SET black = white, white = black, black_name = white_name,"
+    " white_name = black_name, black_engine = white_engine, white_engine = black_engine WHERE id = ?1",
 };
 
 static const char schema[] =
@@ -226,6 +229,13 @@ static int sq_game_finish(store *s, int64_t game, const char *result, int moves,
     return run(st) == 0 ? 0 : -1;
 }
 
+static int sq_game_swap_colors(store *s, int64_t game)
+{
+    sqlite3_stmt *st = stmt(s, Q_GAME_SWAP);
+    sqlite3_bind_int64(st, 1, game);
+    return run(st) == 0 ? 0 : -1;
+}
+
 static int read_game(sqlite3_stmt *st, store_game *g)
 {
     memset(g, 0, sizeof *g);
@@ -324,7 +334,7 @@ static int sq_game_sgf(store *s, int64_t game, char **sgf)
 
 static const store_ops sqlite_ops = {
     sq_close, sq_error, sq_begin, sq_commit, sq_rollback, sq_user_add, sq_user_by_name, sq_user_by_id, sq_token_add, sq_token_user,
-    sq_tokens_revoke, sq_game_add, sq_event_add, sq_game_finish, sq_games_list, sq_game_get,
+    sq_tokens_revoke, sq_game_add, sq_event_add, sq_game_finish, sq_game_swap_colors, sq_games_list, sq_game_get,
     sq_events, sq_game_sgf,
 };
 
