@@ -7,7 +7,7 @@ import {t, getLang, setLang, colourName} from './i18n.js'
 import {Conn} from './net.js'
 import {GameView, registerGameEvents} from './game.js'
 
-const PRESETS = ['chinese', 'japanese', 'korean', 'aga', 'new-zealand', 'tromp-taylor', 'ancient']
+const PRESETS = ['chinese', 'japanese', 'korean', 'aga', 'new-zealand', 'tromp-taylor', 'ancient', 'free-opening']
 const SYSTEMS = ['none', 'absolute', 'byoyomi', 'canadian', 'periods', 'fischer', 'simple']
 
 export const S = {
@@ -209,27 +209,45 @@ function settingsFields(prefix, withAbsence) {
 
   const colour = el('select', {id: id('color')},
     ['nigiri', 'black', 'white'].map(c => el('option', {value: c}, t(c))))
+  // Under free-opening the choice is of a seat: the first player sits at
+  // White until the predictions decide the colours (docs/protocol.md).
+  const prediction = el('input', {id: id('prediction'), type: 'number', min: 0, max: 86400, size: 6,
+    placeholder: t('prediction_default')})
+  const fPrediction = field(t('prediction_s'), prediction)
+  const fKomi = field(t('komi'), komi), fHandicap = field(t('handicap'), handicap)
+  const fPlacement = field(t('placement'), placement)
+  function syncRules() {
+    const free = rules.value === 'free-opening'
+    for (const f of [fKomi, fHandicap, fPlacement]) f.classList.toggle('hidden', free)
+    fPrediction.classList.toggle('hidden', !free)
+    const names = free ? {nigiri: t('lot'), black: t('second_player'), white: t('first_player')}
+      : {nigiri: t('nigiri'), black: t('black'), white: t('white')}
+    for (const o of colour.options) o.textContent = names[o.value]
+  }
+  rules.addEventListener('change', syncRules)
   const absence = el('input', {id: id('absence'), type: 'number', min: 10, max: 86400, value: 900, size: 6})
 
   const node = el('fieldset', {class: 'settings'},
     field(t('board_size'), el('span', {}, sizeSel, sizeOther)),
     field(t('rules'), rules), field(t('rule_options'), ruleOpts),
-    field(t('komi'), komi),
-    field(t('handicap'), handicap), field(t('placement'), placement),
+    fKomi, fHandicap, fPlacement, fPrediction,
     field(t('time'), sys), fMain, fPeriods, fPeriod, fStones, fInc, fPass,
     field(t('time_spec'), spec),
     field(t('colour'), colour),
     withAbsence ? field(t('absence'), absence) : null)
   syncTime()
+  syncRules()
 
   function read() {
     const s = {}
     s.size = sizeSel.value === 'other' ? parseInt(sizeOther.value, 10) : parseInt(sizeSel.value, 10)
     const opts = ruleOpts.value.trim()
     s.rules = opts ? `${rules.value} ${opts}` : rules.value
-    if (komi.value.trim() !== '') s.komi = parseFloat(komi.value)
+    const free = rules.value === 'free-opening'
+    if (!free && komi.value.trim() !== '') s.komi = parseFloat(komi.value)
     const h = parseInt(handicap.value, 10)
-    if (h) { s.handicap = h; s.handicap_placement = placement.value }
+    if (!free && h) { s.handicap = h; s.handicap_placement = placement.value }
+    if (free && prediction.value.trim() !== '') s.prediction_s = parseInt(prediction.value, 10)
     s.time = spec.value.trim() || 'none'
     s.color = colour.value
     if (withAbsence && absence.value.trim() !== '') s.absence_s = parseInt(absence.value, 10)

@@ -86,6 +86,7 @@ export class GameView {
     if (g.phase !== 'play') this.resumed = false
     if (g.phase !== 'placement') this.selected = []
     this.g = g
+    this.stateAt = Date.now()  // the free opening's prediction countdowns run from here
     if (!Array.isArray(g.moves)) g.moves = []
     if (this.viewN !== null && this.viewN >= g.moves.length) this.viewN = null  // after an undo
     this.clock.set(g.clock, g.time, g.phase !== 'play' || g.paused)
@@ -159,6 +160,7 @@ export class GameView {
       el('div', {class: 'side-col'},
         el('div', {id: 'status', class: 'card status', 'aria-live': 'polite'}),
         el('div', {id: 'request-box'}),
+        el('div', {id: 'free-opening', class: 'card', hidden: true}),
         el('div', {id: 'controls', class: 'controls'},
           el('button', {id: 'pass', type: 'button', onclick: () => this.send('game.move', {move: 'pass', n: this.g.moves.length + 1}).catch(() => {})}, t('pass')),
           el('button', {id: 'resign', type: 'button', onclick: () => this.resignClick()}, t('resign')),
@@ -209,8 +211,14 @@ export class GameView {
 
   canPlay() {
     const g = this.g
-    return !!(g && this.viewN === null && g.phase === 'play' && !g.paused && g.you && g.you === g.to_move)
+    if (!g || this.viewN !== null || g.paused || !g.you) return false
+    // an opening stone has the colour of its number; its placer is a seat
+    if (g.phase === 'opening') return !!(g.free_opening && g.free_opening.placer === g.you)
+    return g.phase === 'play' && g.you === g.to_move
   }
+
+  // The colour a click would place.
+  stoneColour() { return this.g.phase === 'opening' ? this.g.to_move : this.g.you }
 
   boardClick(e) {
     const v = e.target && e.target.getAttribute && e.target.getAttribute('data-vertex')
@@ -274,7 +282,7 @@ export class GameView {
     }
     for (const v of this.selected) marks[v] = 'selected'
     const svgBoard = $('#board')
-    this.drawn = drawBoard(svgBoard, {size, board, last, numbers, marks, hover: this.canPlay() ? you : null})
+    this.drawn = drawBoard(svgBoard, {size, board, last, numbers, marks, hover: this.canPlay() ? this.stoneColour() : null})
     svgBoard.dataset.live = live ? '1' : '0'
     svgBoard.dataset.moves = String(this.shownN())
     svgBoard.classList.toggle('playable', this.canPlay())
@@ -291,7 +299,8 @@ export class GameView {
       $(`#captures-${c}`).textContent = String(captures[c] || 0)
       const w = g.warnings ? g.warnings[c] || 0 : 0
       $(`#warnings-${c}`).textContent = w ? `${t('warnings')} ${w}` : ''
-      $(`#bar-${c}`).classList.toggle('to-move', g.phase === 'play' && g.to_move === c)
+      const mover = g.phase === 'opening' && g.free_opening ? g.free_opening.placer : g.phase === 'play' ? g.to_move : null
+      $(`#bar-${c}`).classList.toggle('to-move', mover === c)
     }
 
     // --- status
@@ -304,6 +313,11 @@ export class GameView {
       if (g.paused) text = t('paused')
       else if (you && you === g.to_move) text = t('your_turn', {colour: colourName(g.to_move)})
       else text = t('to_move', {colour: colourName(g.to_move)})
+    } else if (g.phase === 'opening' && g.free_opening) {
+      const fo = g.free_opening
+      const n = fo.next_stone, colour = colourName(g.to_move)
+      text = fo.placer && fo.placer === you ? t('phase_opening_you', {n, colour})
+        : t('phase_opening', {n, colour, who: t(fo.placer === fo.first ? 'first_word' : 'second_word')})
     } else text = t('phase_' + g.phase)
     const lines = [el('div', {id: 'status-text'}, text)]
     const lm = g.moves[g.moves.length - 1]
@@ -340,12 +354,14 @@ export class GameView {
     show('undo', playing && g.phase === 'play' && realMoves > 0 && !g.request)
     show('pause', playing && g.phase === 'play' && !g.request)
     $('#pause').textContent = g.paused ? t('resume') : t('pause')
-    show('cancel-game', playing && realMoves < 2 && (g.phase === 'play' || g.phase === 'placement'))
+    show('cancel-game', playing && realMoves < 2 && ['play', 'placement', 'opening'].includes(g.phase))
     const opp = you ? g[other(you)] : null
     show('claim', playing && g.phase === 'play' && (g.time || 'none') === 'none' && opp && !opp.engine && opp.online === false)
     show('place', playing && g.phase === 'placement' && you === 'black')
     $('#place').textContent = t('place', {n: this.selected.length, k: g.handicap})
     $('#place').disabled = this.selected.length !== g.handicap
+
+    this.updateFreeOpening()
 
     // --- stone removal
     const rm = $('#removal')
@@ -400,6 +416,7 @@ export class GameView {
       el('div', {}, el('b', {}, t('info_rules'), ': '), g.rules_text || g.rules || ''),
       el('div', {}, el('b', {}, t('komi'), ': '), String(g.komi)),
       g.handicap ? el('div', {}, el('b', {}, t('info_handicap'), ': '), `${g.handicap} (${t(g.handicap_placement || 'fixed')})`) : null,
+      g.free_opening && g.free_opening.threshold ? el('div', {}, el('b', {}, t('threshold'), ': '), g.free_opening.threshold) : null,
       el('div', {}, el('b', {}, t('info_time'), ': '), g.time_text || g.time || ''),
       g.nigiri ? el('div', {}, el('b', {}, t('info_nigiri'), ': '), g.nigiri) : null)
 
@@ -422,6 +439,51 @@ export class GameView {
     this.tick()
   }
 
+  // The free opening (002 §5.2-5.3): who is first, the sealed predictions
+  // (the server sends a player's own prediction to that player alone until
+  // both are in), then both, the threshold and the colours.
+  updateFreeOpening() {
+    const g = this.g, box = $('#free-opening'), fo = g.free_opening
+    box.hidden = !fo
+    if (!fo) return
+    const you = g.you || null
+    const seat = you ? (you === fo.first ? 'first' : 'second') : null
+    const lines = [el('h3', {}, t('fo_title'))]
+    if (seat) lines.push(el('div', {id: 'fo-seat', 'data-seat': seat}, t('fo_you_are', {who: t(seat + '_word')})))
+    if (!fo.revealed) {
+      const canPredict = seat && !fo.mine && g.phase !== 'over' &&
+        (g.phase === 'prediction' || (seat === 'first' && g.moves.length >= 3))
+      if (canPredict) {
+        const side = el('select', {id: 'prediction-side'},
+          el('option', {value: 'W'}, t('white')), el('option', {value: 'B'}, t('black')),
+          el('option', {value: '0'}, t('fo_even')))
+        const n = el('input', {id: 'prediction-n', type: 'number', min: 0, max: 1000, step: 0.5, value: 0, size: 5})
+        side.addEventListener('change', () => { n.disabled = side.value === '0' })
+        lines.push(el('form', {id: 'prediction-form', onsubmit: e => {
+          e.preventDefault()
+          const k = parseFloat(n.value)
+          const p = side.value === '0' || !(k > 0) ? '0' : `${side.value}+${k}`
+          this.send('game.predict', {prediction: p}).catch(() => {})
+        }}, el('div', {class: 'hint'}, t('fo_predict')), side, ' ', t('fo_ahead'), ' ', n, ' ', t('fo_stones'), ' ',
+        el('button', {id: 'prediction-seal', type: 'submit'}, t('fo_seal'))))
+      }
+      if (fo.mine) lines.push(el('div', {id: 'prediction-mine', 'data-prediction': fo.mine}, t('fo_mine', {p: fo.mine})))
+      for (const k of ['first', 'second']) {
+        lines.push(el('div', {id: `sealed-${k}`, 'data-sealed': fo.sealed[k] ? '1' : '0', class: 'hint'},
+          t(fo.sealed[k] ? 'fo_sealed' : 'fo_waiting', {who: t(k + '_word')}),
+          el('span', {id: `fo-time-${k}`, class: 'fo-time'})))
+      }
+    } else {
+      const tcol = fo.threshold.startsWith('B') ? 'black' : 'white'
+      lines.push(el('div', {id: 'predictions', 'data-first': fo.predictions.first, 'data-second': fo.predictions.second},
+        t('fo_predictions', {a: fo.predictions.first, b: fo.predictions.second})))
+      lines.push(el('div', {id: 'fo-first-colour', 'data-colour': fo.first}, t('fo_first_is', {colour: colourName(fo.first)})))
+      lines.push(el('div', {id: 'threshold', 'data-threshold': fo.threshold},
+        fo.threshold === '0' ? t('fo_threshold_even') : t('fo_threshold', {t: fo.threshold, colour: colourName(tcol)})))
+    }
+    replace(box, lines)
+  }
+
   async useProposal() {
     // Toggle chains until my dead list equals the proposal (each toggle
     // answers with a fresh game.state; give up after a few rounds).
@@ -441,6 +503,17 @@ export class GameView {
   tick() {
     const g = this.g
     if (!g || !$('#clock-black')) return
+    const fo = g.free_opening
+    for (const k of ['first', 'second']) {
+      const n = $(`#fo-time-${k}`)
+      const ms = fo && fo.prediction_ms ? fo.prediction_ms[k] : null
+      if (!n) continue
+      if (typeof ms !== 'number' || g.phase === 'over') { n.textContent = ''; continue }
+      const left = Math.max(0, ms - (Date.now() - this.stateAt))
+      const s = Math.ceil(left / 1000)
+      n.textContent = ' · ' + t('fo_time_left', {s: `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`})
+      n.dataset.ms = String(left)
+    }
     for (const c of ['black', 'white']) {
       const v = this.clock.view(c)
       const n = $(`#clock-${c}`)

@@ -19,12 +19,15 @@
 //   5. A game with a byo-yomi clock: Black's clock counts down on the page;
 //      the server is restarted (same database) and both pages reconnect,
 //      still logged in, and the game goes on to a resignation.
-//   6. With SCREENSHOT=1 a game in progress is saved to docs/serve-game.png
+//   6. The free-opening ruleset (free_opening.js): the opening placed by
+//      the seats, sealed predictions that never reach the opponent early,
+//      the reveal swapping the seats, the count against the threshold.
+//   7. With SCREENSHOT=1 a game in progress is saved to docs/serve-game.png
 //      (SCREENSHOT=/some/file.png: there instead); failing to write it is
 //      only a warning.
 //
 // Usage: node browser.js   (env TENGEN_BIN, TENGEN_SOURCE_DIR; CHROMIUM
-// overrides /usr/bin/chromium; ONLY=game,engine,time,handicap,restart runs some;
+// overrides /usr/bin/chromium; ONLY=game,engine,time,handicap,restart,free runs some;
 // TENGEN_WEB_DIR=web serves the page from disk instead of the copy built into
 // the binary).  Exits non-zero with a message on failure.
 'use strict'
@@ -38,6 +41,7 @@ const path = require('path')
 const {spawn} = require('child_process')
 const {chromium} = require('playwright-core')
 const sgf = require('@sabaki/sgf')
+const {scenarioFreeOpening} = require('./free_opening.js')
 
 const TENGEN = process.env.TENGEN_BIN
 const SOURCE = process.env.TENGEN_SOURCE_DIR
@@ -714,6 +718,10 @@ async function main() {
   if (!only || only.includes('handicap')) {
     const p = await needPlayers()
     await scenarioHandicap(base, p.A, p.B, p.ana)
+  }
+  if (!only || only.includes('free')) {
+    const p = await needPlayers()
+    await scenarioFreeOpening(base, p.A, p.B, p.ana, p.bo, {step, waitState, gameId, setDeadList, httpGet})
   }
   if (!only || only.includes('restart')) {
     const p = await needPlayers()

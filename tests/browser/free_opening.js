@@ -1,0 +1,121 @@
+// free_opening.js — browser.js's game under the free-opening ruleset of
+// 002 (issue 43): A opens a 9×9 challenge as the first player, B accepts;
+// the four opening stones are placed by the seats 002 §5.2 names in their
+// fixed colours (White, Black, White, Black); A seals W+7 after the third
+// stone, and nothing B's page receives carries it until B has sealed W+8;
+// the reveal gives B (who rates White higher) White, so the seats swap on
+// both pages, and shows the threshold W+7.5; White moves first; both pass,
+// accept no dead stones, and the result is stated against the threshold
+// ("Black wins by 7.5 stones"); the SGF records both predictions.
+'use strict'
+
+const assert = require('assert')
+
+async function scenarioFreeOpening(base, A, B, ana, bo, h) {
+  const {step, waitState, gameId, setDeadList, httpGet} = h
+  const framesToB = []
+  let bSealed = false
+  await step('free opening: B listens to every WebSocket frame it receives', async () => {
+    B.on('websocket', ws => ws.on('framereceived', f => { if (!bSealed) framesToB.push(String(f.payload)) }))
+    await B.goto(base + '/#/')
+    await B.reload()
+    await B.waitForSelector('#conn[data-state="online"]')
+    await B.waitForFunction(n => { const u = document.querySelector('#user-name'); return u && u.textContent === n }, bo)
+  })
+
+  const id = await step('free opening: A opens a 9×9 challenge as the first player; B accepts', async () => {
+    await A.goto(base + '/#/')
+    await A.waitForSelector('#conn[data-state="online"]')
+    await A.selectOption('#ch-size', '9')
+    await A.selectOption('#ch-rules', 'free-opening')
+    assert.ok(await A.isHidden('#ch-komi'), 'the komi field is hidden under free-opening')
+    assert.strictEqual((await A.textContent('#ch-color option[value="white"]')).trim(), 'first player')
+    await A.selectOption('#ch-color', 'white')
+    await A.selectOption('#ch-time-system', 'byoyomi')
+    await A.click('#ch-create')
+    await B.click(`#challenges li[data-challenger="${ana}"] .accept-challenge`)
+    const gid = await gameId(B)
+    assert.strictEqual(await gameId(A), gid)
+    for (const p of [A, B]) await waitState(p, '#status[data-phase="opening"]', 'the opening phase')
+    return gid
+  })
+
+  const place = async (page, vertex, colour) => {
+    await page.waitForSelector('#board.playable')
+    await page.click(`#board [data-vertex="${vertex}"]`)
+    for (const p of [A, B]) await p.waitForSelector(`#board [data-stone="${vertex}"][data-color="${colour}"]`, {state: 'attached'})
+  }
+
+  await step('free opening: stone 1 (White) by A; stones 2 (Black) and 3 (White) by B', async () => {
+    assert.strictEqual(await A.getAttribute('#fo-seat', 'data-seat'), 'first')
+    assert.strictEqual(await B.getAttribute('#fo-seat', 'data-seat'), 'second')
+    assert.ok(!(await B.$('#board.playable')), 'B may not place stone 1')
+    await place(A, 'E5', 'white')
+    await place(B, 'C3', 'black')
+    await place(B, 'G7', 'white')
+  })
+
+  await step('free opening: A seals W+7; B sees only that A has sealed', async () => {
+    await A.waitForSelector('#prediction-form')
+    assert.ok(!(await B.$('#prediction-form')), 'B predicts only after the fourth stone')
+    await A.waitForSelector('#fo-time-first:not(:empty)') // the prediction clock runs
+    await A.selectOption('#prediction-side', 'W')
+    await A.fill('#prediction-n', '7')
+    await A.click('#prediction-seal')
+    await waitState(A, '#prediction-mine[data-prediction="W+7"]', 'A\'s own prediction shown')
+    await waitState(B, '#sealed-first[data-sealed="1"]', 'B seeing that A has sealed')
+    assert.ok(!(await B.content()).includes('W+7'), 'B\'s page shows A\'s prediction')
+  })
+
+  await step('free opening: stone 4 (Black) by A; B seals W+8; nothing B received carried W+7', async () => {
+    await place(A, 'D4', 'black')
+    for (const p of [A, B]) await waitState(p, '#status[data-phase="prediction"]', 'the prediction phase')
+    await B.waitForSelector('#prediction-form')
+    const leaked = framesToB.filter(f => f.includes('W+7'))
+    assert.strictEqual(leaked.length, 0, `A's prediction reached B before B sealed: ${leaked[0]}`)
+    assert.ok(framesToB.some(f => f.includes('"free_opening"')), 'B received the free-opening state')
+    await B.selectOption('#prediction-side', 'W')
+    await B.fill('#prediction-n', '8')
+    bSealed = true
+    await B.click('#prediction-seal')
+  })
+
+  await step('free opening: the reveal — B takes White, the seats swap, threshold W+7.5', async () => {
+    for (const p of [A, B]) {
+      await waitState(p, '#status[data-phase="play"][data-to-move="white"]', 'play with White to move')
+      await waitState(p, '#threshold[data-threshold="W+7.5"]', 'the threshold')
+      assert.strictEqual(await p.getAttribute('#predictions', 'data-first'), 'W+7')
+      assert.strictEqual(await p.getAttribute('#predictions', 'data-second'), 'W+8')
+      assert.strictEqual(await p.getAttribute('#fo-first-colour', 'data-colour'), 'black')
+      assert.ok((await p.textContent('#name-white')).includes(bo), `${p.label}: White is ${bo}`)
+    }
+    assert.strictEqual(await A.getAttribute('#status', 'data-you'), 'black')
+    assert.strictEqual(await B.getAttribute('#status', 'data-you'), 'white')
+  })
+
+  await step('free opening: White passes, Black passes, no dead stones: Black wins by 7.5 stones', async () => {
+    await B.waitForSelector('#pass:not([disabled])')
+    await B.click('#pass')
+    await A.waitForSelector('#pass:not([disabled])')
+    await A.click('#pass')
+    for (const p of [A, B]) await waitState(p, '#status[data-phase="removal"]', 'stone removal')
+    await setDeadList(A, 'black', [])
+    await setDeadList(B, 'white', [])
+    await A.click('#accept')
+    await waitState(B, '#stated-black[data-stated="1"]', 'B seeing that Black has accepted')
+    await B.click('#accept')
+    for (const p of [A, B]) {
+      await waitState(p, '#result[data-result="B+7.5"]', 'B+7.5 against the threshold')
+      assert.strictEqual((await p.textContent('#result-text')).trim(), 'Black wins by 7.5 stones')
+    }
+  })
+
+  await step('free opening: the SGF records the opening, both predictions and the threshold', async () => {
+    const r = await httpGet(`${base}/api/games/${id}/sgf`)
+    assert.strictEqual(r.status, 200)
+    for (const prop of ['RU[free-opening]', 'PF[W+7]', 'PS[W+8]', 'FC[B]', 'KM[-7.5]', ';W[ee]', ';B[cg]', ';W[gc]', ';B[df]'])
+      assert.ok(r.body.includes(prop), `the SGF lacks ${prop}: ${r.body}`)
+  })
+}
+
+module.exports = {scenarioFreeOpening}
