@@ -7,6 +7,9 @@
  * spectator), at increasing times.  After each, the game's state and its
  * SGF record must be writable, the record must load back with the game's
  * moves, and the stored form of every applied event must read back.
+ * An input that opens with an empty line is played under the free-opening
+ * ruleset, where no state a player or a spectator is sent may hold the
+ * other player's prediction before both are sealed.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +35,23 @@ static void check_record(const room *r)
         abort();
     tg_game_free(g);
     free(sgf);
+}
+
+/* 002 §5.3: sealed means sealed. */
+static void check_sealed(const room *r)
+{
+    if (r->revealed)
+        return;
+    for (tg_color viewer = TG_EMPTY; viewer <= TG_WHITE; viewer++) {
+        json_t *st = room_state_json(r, viewer, r->last_at);
+        json_t *fo = json_object_get(st, "free_opening");
+        json_t *mine = json_object_get(fo, "mine");
+        int seat = viewer == r->first ? 0 : 1;
+        if (!json_is_null(json_object_get(fo, "predictions")) ||
+            (!json_is_null(mine) && (viewer == TG_EMPTY || !r->predicted[seat])))
+            abort();
+        json_decref(st);
+    }
 }
 
 static bool event_of(const room *r, const proto_request *rq, room_event *ev)
@@ -60,6 +80,9 @@ static bool event_of(const room *r, const proto_request *rq, room_event *ev)
         return true;
     case P_WATCH: ev->kind = EV_ARRIVE; return true;
     case P_CLAIM: ev->kind = EV_TICK; return true;
+    case P_PREDICT:
+        ev->kind = EV_PREDICT;
+        return tg_prediction_parse(rq->prediction, &ev->prediction2) == TG_OK;
     default: return false;
     }
 }
@@ -74,6 +97,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     st.time.main_ms = 2000;
     st.time.periods = 2;
     st.time.period_ms = 1000;
+    bool free_opening = size > 0 && data[0] == '\n';
+    if (free_opening) {
+        tg_rules_preset(&st.rules, "free-opening");
+        strcpy(st.rules_text, "free-opening");
+        st.prediction_ms = tg_prediction_time_ms(&st.time);
+    }
     room *r = room_new(1, &st);
     room *copy = room_new(1, &st);
     room_event *ev = malloc(sizeof *ev), *back = malloc(sizeof *back);
@@ -107,6 +136,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         abort();
                 }
                 check_record(r);
+                if (free_opening)
+                    check_sealed(r);
             }
             json_decref(rq.root);
         }
