@@ -292,6 +292,80 @@ static void test_F9_example4(void **state)
     assert_string_equal(buf, "Black wins by 1.5 stones");
 }
 
+/* The komi that counts against a threshold decides every count as the
+ * verdict does: for every threshold in quarter stones and every whole
+ * difference on the board, with and without decide=yes. */
+static void test_F3_threshold_komi_agrees_with_the_verdict(void **state)
+{
+    (void)state;
+    for (int decisive = 0; decisive <= 1; decisive++)
+        for (int t4 = -60; t4 <= 60; t4++)
+            for (int d = -20; d <= 20; d++) {
+                int by4;
+                tg_color want = tg_threshold_verdict(t4, 2 * d, decisive, &by4);
+                int margin2 = 2 * d + tg_threshold_komi2_decisive(t4, decisive);
+                tg_color got = margin2 > 0 ? TG_WHITE : margin2 < 0 ? TG_BLACK : TG_EMPTY;
+                if (got != want)
+                    fail_msg("threshold %d/4, difference %d, decisive %d: komi gives %d, verdict %d", t4, d,
+                             decisive, got, want);
+            }
+    tg_rules r;
+    tg_rules_default(&r);
+    assert_int_equal(tg_rules_apply(&r, "free-opening decide=yes", NULL, 0), TG_OK);
+    assert_true(r.decisive);
+    char text[256];
+    tg_rules_describe(&r, text, sizeof text);
+    assert_non_null(strstr(text, "decide=yes"));
+    tg_rules_to_sgf(&r, text, sizeof text);
+    assert_string_not_equal(text, "free-opening"); /* not the preset any more */
+    tg_rules back;
+    tg_rules_default(&back);
+    assert_int_equal(tg_rules_apply(&back, text, NULL, 0), TG_OK);
+    assert_true(back.decisive);
+}
+
+/* A referee's statement of a free-opening count is against the threshold;
+ * every other ruleset keeps its wording in stones of two points. */
+static void test_F9_result_stated(void **state)
+{
+    (void)state;
+    tg_rules fo, chinese;
+    tg_rules_preset(&fo, "free-opening");
+    tg_rules_default(&chinese);
+    tg_result r = {TG_RESULT_SCORE, TG_WHITE, 1};
+    char buf[64];
+    tg_result_stated(&fo, &r, false, buf, sizeof buf);
+    assert_string_equal(buf, "White wins by 0.5 stone");
+    tg_result_stated(&chinese, &r, false, buf, sizeof buf);
+    assert_string_equal(buf, "White wins by ¼ stone");
+    tg_result draw = {TG_RESULT_SCORE, TG_EMPTY, 0};
+    tg_result_stated(&fo, &draw, true, buf, sizeof buf);
+    assert_string_equal(buf, "和");
+    tg_result resign = {TG_RESULT_RESIGN, TG_BLACK, 0};
+    tg_result_stated(&fo, &resign, false, buf, sizeof buf);
+    assert_string_equal(buf, "Black wins by resignation");
+}
+
+/* F4: the prediction time, a tenth of one player's time. */
+static void test_F4_prediction_time(void **state)
+{
+    (void)state;
+    const struct {
+        const char *spec;
+        int64_t ms;
+    } cases[] = {
+        {"none", 0},                 {"absolute:3600", 360000},  {"byoyomi:600+5x30", 75000},
+        {"canadian:600+25/600", 120000}, {"fischer:300+10", 30000}, {"simple:10", 10000},
+        {"absolute:60", 10000}, /* never under 10 s */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tg_time_control tc;
+        char err[128];
+        assert_int_equal(tg_time_control_parse(cases[i].spec, &tc, err, sizeof err), TG_OK);
+        assert_int_equal(tg_prediction_time_ms(&tc), cases[i].ms);
+    }
+}
+
 /* The record: RU[free-opening], the threshold as KM with its sign turned,
  * both predictions and the first player's colour, the capture choice on
  * its move; it reads back to the same game. */
@@ -361,6 +435,9 @@ int main(void)
         cmocka_unit_test(test_F3_prediction_syntax),
         cmocka_unit_test(test_F9_example4),
         cmocka_unit_test(test_F_sgf_record),
+        cmocka_unit_test(test_F3_threshold_komi_agrees_with_the_verdict),
+        cmocka_unit_test(test_F9_result_stated),
+        cmocka_unit_test(test_F4_prediction_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,10 @@ void tg_predictions_decide(int first2, int second2, tg_predictions *out);
  * as the half stone between its whole neighbours, as the difference of the
  * counts on the board is a whole number of stones. */
 int tg_threshold_komi2(int threshold4);
+/* The same where a decision is required (the rules' decide=yes): a count
+ * equal to a whole threshold wins for the colour it favours (White when it
+ * is 0 or more), so the komi moves half a point that colour's way. */
+int tg_threshold_komi2_decisive(int threshold4, bool decisive);
 /* A threshold in quarter stones as "W+6.5", "B+0.5", "W+6.25", "0". */
 void tg_threshold_format(int threshold4, char *buf, size_t len);
 

@@ -64,6 +64,10 @@ typedef struct tg_rules {
     bool suicide_any;             /* suicide=any: single-stone suicide too */
     bool dispute_in_turn;         /* dispute=turn: a disagreement on dead stones resumes
                                      play in turn order, not with the claimer of "dead" */
+    bool decisive;                /* decide=yes: a count equal to the free opening's
+                                     threshold wins for the colour the threshold favours
+                                     (002 §5.3.2, where a decision is required) rather
+                                     than drawing */
 } tg_rules;
 
 /* The presets: chinese (default), japanese, korean, aga, new-zealand,
@@ -78,7 +82,10 @@ void tg_rules_default(tg_rules *r);
 /* Apply a space-separated list of preset names and key=value pairs, left to
  * right.  Keys: ko=simple|positional|situational, suicide=yes|no,
  * scoring=area|territory, tax=none|seki|all, cycle=no-result|draw,
- * handicap=0|N|N-1, illegal=reject|void|lose, dead=remove|keep, komi=K.
+ * handicap=0|N|N-1, illegal=reject|void|lose, dead=remove|keep, komi=K;
+ * and the free opening's first=black|white, opening=none|free,
+ * capture=opponent|choose, repetition=illegal|lose, dispute=claimer|turn,
+ * decide=no|yes.
  * On error nothing is changed and err (if not NULL) says why. */
 tg_status tg_rules_apply(tg_rules *r, const char *text, char *err, size_t errlen);
 

@@ -92,7 +92,7 @@ bool play_free_opening(tg_control *ctl, bool person_first, const play_fo_io *io,
            "(%s wins by ending more than that ahead; White moves first).\n",
            a, b, colour(out->person), t, out->decision.threshold4 >= 0 ? "White" : "Black");
     tg_rules rules = *tg_game_rules(ctl->game);
-    rules.komi2 = tg_threshold_komi2(out->decision.threshold4);
+    rules.komi2 = tg_threshold_komi2_decisive(out->decision.threshold4, rules.decisive);
     tg_game_set_rules(ctl->game, &rules);
     return true;
 }

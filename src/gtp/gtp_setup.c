@@ -86,7 +86,7 @@ int gtp_cmd_tengen_predictions(tg_gtp *e, int argc, char **argv)
     tg_predictions p;
     tg_predictions_decide(first2, second2, &p);
     tg_rules rules = *tg_game_rules(e->game);
-    rules.komi2 = tg_threshold_komi2(p.threshold4);
+    rules.komi2 = tg_threshold_komi2_decisive(p.threshold4, rules.decisive);
     tg_game_set_rules(e->game, &rules);
     char threshold[32];
     tg_threshold_format(p.threshold4, threshold, sizeof threshold);

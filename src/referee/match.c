@@ -182,7 +182,7 @@ static bool free_opening(match_state *m, tg_referee_config *cfg, engine_slot **b
     memcpy(stones, fo->stones, sizeof fo->stones);
     cfg->opening = stones;
     cfg->opening_len = 4;
-    cfg->rules.komi2 = tg_threshold_komi2(fo->decision.threshold4);
+    cfg->rules.komi2 = tg_threshold_komi2_decisive(fo->decision.threshold4, cfg->rules.decisive);
     cfg->has_predictions = true;
     cfg->prediction_first2 = fo->first2;
     cfg->prediction_second2 = fo->second2;

@@ -115,3 +115,11 @@ int tg_threshold_komi2(int threshold4)
     int floor4 = threshold4 >= 0 ? threshold4 / 4 : -((-threshold4 + 3) / 4);
     return threshold4 % 2 == 0 ? -threshold4 / 2 : -(2 * floor4 + 1);
 }
+
+int tg_threshold_komi2_decisive(int threshold4, bool decisive)
+{
+    int komi2 = tg_threshold_komi2(threshold4);
+    if (!decisive || threshold4 % 4 != 0) /* a half or a quarter never ties */
+        return komi2;
+    return threshold4 >= 0 ? komi2 + 1 : komi2 - 1;
+}

@@ -21,24 +21,24 @@ typedef struct preset {
  * practice loses the game, online and computer rulesets refuse the move. */
 static const preset presets[] = {
     {"chinese", {TG_KO_POSITIONAL, false, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "chinese", false, 0, false, false, false, false}},
+                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "chinese", false, 0, false, false, false, false, false}},
     {"japanese", {TG_KO_SIMPLE, false, TG_SCORING_TERRITORY, TG_TAX_SEKI, TG_CYCLE_NO_RESULT,
-                  TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "japanese", false, 0, false, false, false, false}},
+                  TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "japanese", false, 0, false, false, false, false, false}},
     {"korean", {TG_KO_SIMPLE, false, TG_SCORING_TERRITORY, TG_TAX_SEKI, TG_CYCLE_NO_RESULT,
-                TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "korean", false, 0, false, false, false, false}},
+                TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "korean", false, 0, false, false, false, false, false}},
     {"aga", {TG_KO_SITUATIONAL, false, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-             TG_HCOMP_N_MINUS_1, TG_ILLEGAL_REJECT, true, 15, "aga", false, 0, false, false, false, false}},
+             TG_HCOMP_N_MINUS_1, TG_ILLEGAL_REJECT, true, 15, "aga", false, 0, false, false, false, false, false}},
     {"new-zealand", {TG_KO_SITUATIONAL, true, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-                     TG_HCOMP_NONE, TG_ILLEGAL_REJECT, true, 14, "new-zealand", false, 0, false, false, false, false}},
+                     TG_HCOMP_NONE, TG_ILLEGAL_REJECT, true, 14, "new-zealand", false, 0, false, false, false, false, false}},
     {"tromp-taylor", {TG_KO_POSITIONAL, true, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-                      TG_HCOMP_NONE, TG_ILLEGAL_REJECT, false, 15, "tromp-taylor", false, 0, false, false, false, false}},
+                      TG_HCOMP_NONE, TG_ILLEGAL_REJECT, false, 15, "tromp-taylor", false, 0, false, false, false, false, false}},
     {"ancient", {TG_KO_POSITIONAL, false, TG_SCORING_AREA, TG_TAX_ALL, TG_CYCLE_NO_RESULT,
-                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "ancient", false, 0, false, false, false, false}},
+                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "ancient", false, 0, false, false, false, false, false}},
     /* 002 §4-§6: an illegal placement (an occupied point) is simply not a
      * move; a repetition loses */
     {"free-opening", {TG_KO_SITUATIONAL, true, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
                       TG_HCOMP_NONE, TG_ILLEGAL_REJECT, true, 0, "free-opening", true, 4, true, true,
-                      true, true}},
+                      true, true, false}},
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 
@@ -166,6 +166,7 @@ static const option_value opening_values[] = {{"none", 0}, {"free", 4}, {NULL, 0
 static const option_value capture_values[] = {{"opponent", 0}, {"choose", 1}, {NULL, 0}};
 static const option_value repetition_values[] = {{"illegal", 0}, {"lose", 1}, {NULL, 0}};
 static const option_value dispute_values[] = {{"claimer", 0}, {"turn", 1}, {NULL, 0}};
+static const option_value decide_values[] = {{"no", 0}, {"yes", 1}, {NULL, 0}};
 
 static const char *value_name(const option_value *values, int v)
 {
@@ -220,6 +221,8 @@ static tg_status apply_word(tg_rules *r, char *word, char *err, size_t errlen)
         r->repetition_loses = v;
     } else if (!strcasecmp(key, "dispute") && (ok = lookup(dispute_values, val, &v))) {
         r->dispute_in_turn = v;
+    } else if (!strcasecmp(key, "decide") && (ok = lookup(decide_values, val, &v))) {
+        r->decisive = v;
     } else if (!strcasecmp(key, "scoring") && (ok = lookup(scoring_values, val, &v))) {
         r->scoring = (tg_scoring)v;
     } else if (!strcasecmp(key, "tax") && (ok = lookup(tax_values, val, &v))) {
@@ -277,14 +280,14 @@ void tg_rules_describe(const tg_rules *r, char *buf, size_t len)
     tg_komi_format(r->komi2, komi, sizeof komi);
     /* the free opening's options only where set, so that every other
      * ruleset reads as it always has */
-    char extra[160] = "";
+    char extra[192] = "";
     if (r->white_first || r->free_opening || r->capture_choice || r->repetition_loses ||
-        r->dispute_in_turn)
-        snprintf(extra, sizeof extra, " first=%s opening=%s capture=%s repetition=%s dispute=%s",
+        r->dispute_in_turn || r->decisive)
+        snprintf(extra, sizeof extra, " first=%s opening=%s capture=%s repetition=%s dispute=%s%s",
                  value_name(first_values, r->white_first), value_name(opening_values, r->free_opening),
                  value_name(capture_values, r->capture_choice),
                  value_name(repetition_values, r->repetition_loses),
-                 value_name(dispute_values, r->dispute_in_turn));
+                 value_name(dispute_values, r->dispute_in_turn), r->decisive ? " decide=yes" : "");
     snprintf(buf, len, "ko=%s suicide=%s scoring=%s tax=%s cycle=%s handicap=%s illegal=%s dead=%s%s komi=%s",
              value_name(ko_values, r->ko), r->suicide_any ? "any" : r->suicide ? "yes" : "no",
              value_name(scoring_values, r->scoring), value_name(tax_values, r->tax),
@@ -344,7 +347,8 @@ void tg_rules_to_sgf(const tg_rules *r, char *buf, size_t len)
         if (!strcmp(r->name, presets[i].name) && !memcmp(&p, r, offsetof(tg_rules, komi2)) &&
             r->white_first == p.white_first && r->free_opening == p.free_opening &&
             r->capture_choice == p.capture_choice && r->repetition_loses == p.repetition_loses &&
-            r->suicide_any == p.suicide_any && r->dispute_in_turn == p.dispute_in_turn) {
+            r->suicide_any == p.suicide_any && r->dispute_in_turn == p.dispute_in_turn &&
+            r->decisive == p.decisive) {
             snprintf(buf, len, "%s", sgf_names[i]);
             return;
         }

@@ -336,7 +336,7 @@ static void reveal(room *r, int64_t at)
     tg_predictions_decide(r->prediction2[0], r->prediction2[1], &r->decision);
     r->revealed = true;
     tg_rules rules = *tg_game_rules(r->game);
-    rules.komi2 = tg_threshold_komi2(r->decision.threshold4);
+    rules.komi2 = tg_threshold_komi2_decisive(r->decision.threshold4, rules.decisive);
     tg_game_set_rules(r->game, &rules);
     if (!r->decision.first_takes_white) {
         if (!r->seats_final)

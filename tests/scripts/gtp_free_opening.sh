@@ -18,4 +18,12 @@ again=$(session | grep -E '^= (W|B)\+[0-9]+(\.5)?$|^= 0$' | head -n 1)
 for cmd in tengen-predict tengen-predictions tengen-capture_own tengen-rules; do
     printf '%s\n' "$out" | grep -qx "$cmd" || { echo "gtp_free_opening: list_commands lacks $cmd"; exit 1; }
 done
-echo "gtp_free_opening: prediction ${prediction#= }, the same twice; commands listed"
+# decide=yes (002 §5.3.2): equal predictions of W+7 let White win at
+# exactly 7 ahead, so the komi is -6.5 rather than -7
+for decide in no yes; do
+    want=$([ $decide = yes ] && echo -6.5 || echo -7)
+    got=$(printf 'tengen-rules free-opening decide=%s\ntengen-predictions W+7 W+7\ntengen-rules\n' $decide |
+        "$TENGEN_BIN" gtp | grep -o 'komi=[-0-9.]*' | tail -n 1)
+    [ "$got" = "komi=$want" ] || { echo "gtp_free_opening: decide=$decide gave $got, not komi=$want"; exit 1; }
+done
+echo "gtp_free_opening: prediction ${prediction#= }, the same twice; commands listed; decide=yes komi -6.5"
