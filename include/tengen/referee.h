@@ -92,6 +92,9 @@ typedef struct tg_referee_config {
     bool has_predictions;
     int prediction_first2, prediction_second2;
     tg_color first_player;
+    /* the free opening's prediction time (002 §5.3.3) for each engine; 0:
+     * from the clock (tg_prediction_time_ms), < 0: none (timeout_ms bounds it) */
+    int64_t prediction_ms;
 } tg_referee_config;
 
 /* Why a game ended, as written in the results file. */

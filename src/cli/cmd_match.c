@@ -76,6 +76,9 @@ static void match_usage(FILE *out)
             "                      ',pass' after byoyomi/simple: overrunning the last period\n"
             "                      is a pass, not a loss\n"
             "  --lag MS            lag allowance per move in milliseconds (default 0)\n"
+            "  --prediction-time S free-opening: each engine's time to predict (002\n"
+            "                      §5.3.3; default a tenth of the clock's time, at least\n"
+            "                      10 s; 0: none, --timeout bounds it)\n"
             "  --timeout MS        longest wait for an answer no clock bounds: setup,\n"
             "                      scoring, genmove under --time none (default 60000; 0: for ever)\n"
             "  --move-cap N        moves after which a game is adjudicated by tengen's\n"
@@ -159,6 +162,11 @@ static int parse_valued(match_options *o, const char *opt, const char *v, char *
         return -1;
     }
     if (!strcmp(opt, "--lag")) { rc = cli_parse_int(v, 0, 600000, &n); o->game.lag_ms = n; return rc ? cli_bad_value("match", opt, v) : 0; }
+    if (!strcmp(opt, "--prediction-time")) {
+        rc = cli_parse_int(v, 0, 86400, &n);
+        o->game.prediction_ms = n > 0 ? (int64_t)n * 1000 : -1;
+        return rc ? cli_bad_value("match", opt, v) : 0;
+    }
     if (!strcmp(opt, "--timeout")) return cli_parse_int(v, 0, 86400000, &o->game.timeout_ms) ? cli_bad_value("match", opt, v) : 0;
     if (!strcmp(opt, "--move-cap")) return cli_parse_int(v, 1, 100000, &o->game.move_cap) ? cli_bad_value("match", opt, v) : 0;
     if (!strcmp(opt, "--dispute")) { rc = parse_choice(v, opt, "cleanup", "estimate", &second); o->game.dispute = second ? TG_DISPUTE_ESTIMATE : TG_DISPUTE_CLEANUP; return rc; }

@@ -54,6 +54,7 @@ typedef struct play_options {
     int max_memory_mb;    /* --max-memory */
     tg_time_control time; /* TG_CLOCK_NONE: untimed */
     int first;            /* free-opening: 1 the person is first, 0 tengen, -1 by lot */
+    int prediction_s;     /* free-opening: the person's time to predict; -1 from the clock, 0 none */
 } play_options;
 
 static void play_usage(FILE *out)
@@ -66,6 +67,9 @@ static void play_usage(FILE *out)
             "  --color C         your colour: black or white (default black)\n"
             "  --first WHO       under --rules free-opening, the first player: me, tengen or\n"
             "                    lot (default); the predictions then decide the colours\n"
+            "  --prediction-time S  free-opening: your time to seal a prediction, from the\n"
+            "                    third stone if you are first, else the fourth (002 §5.3.3;\n"
+            "                    default a tenth of --time, at least 10 s; 0: none)\n"
             "  --rules R         ruleset preset and key=value overrides, e.g. \"japanese\" or\n"
             "                    \"chinese ko=situational\" (default chinese)\n"
             "  --komi K          komi in points, integer or half-integer (default: the rules')\n"
@@ -98,6 +102,7 @@ static int parse_play_options(int argc, char **argv, play_options *o)
     o->size = 19;
     o->human = TG_BLACK;
     o->first = -1;
+    o->prediction_s = -1;
     tg_rules_default(&o->rules);
     o->handicap = 0;
     o->sgf_path = NULL;
@@ -175,6 +180,9 @@ static int parse_play_options(int argc, char **argv, play_options *o)
             else if (!strcmp(v, "lot"))
                 o->first = -1;
             else
+                return cli_bad_value("play", a, v);
+        } else if (!strcmp(a, "--prediction-time")) {
+            if (cli_parse_int(v, 0, 86400, &o->prediction_s))
                 return cli_bad_value("play", a, v);
         } else if (!strcmp(a, "--model") || !strcmp(a, "--value-net")) {
             if (cli_load_weights("play", a, v) != 0)
@@ -796,10 +804,13 @@ int cmd_play(int argc, char **argv)
     if (o.rules.free_opening) {
         play_fo_io io = {s, read_agreement_line, fo_engine_stone, fo_engine_prediction, fo_play, fo_show};
         bool first = o.first >= 0 ? o.first == 1 : (tg_rng_next(&s->rng) & 1) != 0;
-        if (play_free_opening(&s->ctl, first, &io, &s->fo)) {
+        int64_t limit = o.prediction_s >= 0 ? (int64_t)o.prediction_s * 1000 : tg_prediction_time_ms(&o.time);
+        if (play_free_opening(&s->ctl, first, limit, &io, &s->fo)) {
             s->has_predictions = true;
             o.human = s->fo.person;
         } else {
+            if (tg_game_over(g)) /* lost on time: the seat the person had */
+                o.human = s->fo.person;
             input_ended = true;
         }
     }

@@ -61,8 +61,8 @@ static bool read_prediction(const play_fo_io *io, int *white2)
     }
 }
 
-bool play_free_opening(tg_control *ctl, bool person_first, const play_fo_io *io,
-                       play_fo_result *out)
+bool play_free_opening(tg_control *ctl, bool person_first, int64_t prediction_ms,
+                       const play_fo_io *io, play_fo_result *out)
 {
     memset(out, 0, sizeof *out);
     out->person_first = person_first;
@@ -70,16 +70,30 @@ bool play_free_opening(tg_control *ctl, bool person_first, const play_fo_io *io,
            "4 (Black), the second stones 2 (Black) and 3 (White).\n",
            person_first ? "first" : "second");
     static const bool by_first[4] = {true, false, false, true};
+    int64_t clock_from = 0;
     for (int i = 0; i < 4; i++) {
         tg_color c = i % 2 ? TG_BLACK : TG_WHITE;
         bool person = by_first[i] == person_first;
         if (person ? !person_stone(ctl, c, i + 1, io) : !engine_stone(ctl, c, io))
             return false;
+        if (i == (person_first ? 2 : 3))
+            clock_from = tg_clock_now_ms();
     }
     io->show(io->ctx);
+    if (prediction_ms > 0)
+        printf("You have %lld s to seal your prediction (002 §5.3.3).\n", (long long)(prediction_ms / 1000));
     int mine;
     if (!read_prediction(io, &mine))
         return false;
+    if (prediction_ms > 0 && tg_clock_now_ms() - clock_from > prediction_ms) {
+        /* until the reveal the first player sits at White */
+        tg_color yours = person_first ? TG_WHITE : TG_BLACK;
+        tg_result lost = {TG_RESULT_TIME, tg_opponent(yours), 0};
+        tg_game_set_result(ctl->game, &lost);
+        out->person = yours;
+        printf("Your prediction came after the prediction time: you lose on time.\n");
+        return false;
+    }
     int tengens = io->engine_prediction(io->ctx);
     char a[16], b[16], t[16];
     tg_prediction_format(mine, a, sizeof a);

@@ -31,8 +31,11 @@ typedef struct play_fo_result {
 } play_fo_result;
 
 /* Run the opening and the predictions on ctl's game; false when the input
- * ended or the person quit first (the game then stops where it is). */
-bool play_free_opening(tg_control *ctl, bool person_first, const play_fo_io *io,
-                       play_fo_result *out);
+ * ended or the person quit first (the game then stops where it is), or
+ * when the person took longer than prediction_ms (0: no limit) to predict,
+ * counted from the third stone when first, else the fourth (002 §5.3.3):
+ * the game is then lost on time. */
+bool play_free_opening(tg_control *ctl, bool person_first, int64_t prediction_ms,
+                       const play_fo_io *io, play_fo_result *out);
 
 #endif

@@ -6,6 +6,13 @@
  * else its final_score of the opening, else 0); the predictions decide who
  * plays White and the threshold.  The game itself is then refereed as any
  * other, the four stones its opening and the threshold its komi.
+ *
+ * The prediction clock (002 §5.3.3): each engine has the prediction time
+ * of the game's clock (tg_prediction_time_ms, a tenth of its time), the
+ * first player's from the third stone on (so its fourth stone's genmove
+ * counts), the second's from the fourth.  The referee charges each engine
+ * the time it takes to answer, as the game clock does: an engine that
+ * overruns loses on time.
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,26 +50,31 @@ static void fail(tg_free_opening_outcome *out, int who, tg_end_reason reason, co
     snprintf(out->detail, sizeof out->detail, "%s", detail);
 }
 
-/* An engine's sealed prediction, half stones for White. */
-static int predict(const tg_referee_config *cfg, tg_engine *e, char *how, size_t len)
+/* An engine's sealed prediction, half stones for White, asked before
+ * `due` (tg_clock_now_ms time); false when the engine overran it. */
+static bool predict(tg_engine *e, int64_t due, int *white2, char *how, size_t len)
 {
     char answer[256];
-    int white2 = 0;
-    if (tg_engine_knows(e, "tengen-predict", deadline(cfg)) &&
-        tg_engine_send(e, "tengen-predict", deadline(cfg), answer, sizeof answer) == TG_REPLY_OK &&
-        tg_prediction_parse(answer, &white2) == TG_OK) {
-        snprintf(how, len, "tengen-predict");
-        return white2;
+    tg_reply reply = TG_REPLY_OK;
+    *white2 = 0;
+    if (tg_engine_knows(e, "tengen-predict", due)) {
+        reply = tg_engine_send(e, "tengen-predict", due, answer, sizeof answer);
+        if (reply == TG_REPLY_OK && tg_prediction_parse(answer, white2) == TG_OK) {
+            snprintf(how, len, "tengen-predict");
+            return true;
+        }
     }
     /* komi 0: final_score's margin in points is the count difference */
     tg_result r;
-    if (tg_engine_send(e, "final_score", deadline(cfg), answer, sizeof answer) == TG_REPLY_OK &&
+    if (reply != TG_REPLY_TIMEOUT &&
+        (reply = tg_engine_send(e, "final_score", due, answer, sizeof answer)) == TG_REPLY_OK &&
         tg_result_from_sgf(answer, &r) == TG_OK && r.kind == TG_RESULT_SCORE) {
         snprintf(how, len, "final_score");
-        return r.winner == TG_WHITE ? r.margin2 : r.winner == TG_BLACK ? -r.margin2 : 0;
+        *white2 = r.winner == TG_WHITE ? r.margin2 : r.winner == TG_BLACK ? -r.margin2 : 0;
+        return true;
     }
     snprintf(how, len, "default");
-    return 0;
+    return reply != TG_REPLY_TIMEOUT;
 }
 
 tg_status tg_referee_free_opening(const tg_referee_config *cfg, tg_engine *first, tg_engine *second,
@@ -80,12 +92,19 @@ tg_status tg_referee_free_opening(const tg_referee_config *cfg, tg_engine *first
         return TG_ERR_NO_MEMORY;
     /* stones 1 to 4: who places them, in their fixed colours W B W B */
     static const int placer[4] = {0, 1, 1, 0};
+    int64_t limit = cfg->prediction_ms > 0    ? cfg->prediction_ms
+                    : cfg->prediction_ms == 0 ? tg_prediction_time_ms(&cfg->time)
+                                              : 0; /* 0: none, the timeout bounds it */
+    int64_t first_used = 0; /* the first player's prediction time spent on stone 4 */
     for (int i = 0; i < 4; i++) {
         tg_color c = i % 2 ? TG_BLACK : TG_WHITE;
         int who = placer[i];
         char line[64], answer[256];
         snprintf(line, sizeof line, "genmove %c", c == TG_BLACK ? 'b' : 'w');
+        int64_t asked = tg_clock_now_ms();
         tg_reply reply = tg_engine_send(engines[who], line, deadline(cfg), answer, sizeof answer);
+        if (i == 3)
+            first_used = tg_clock_now_ms() - asked;
         tg_point p;
         if (reply != TG_REPLY_OK) {
             fail(out, who, reply == TG_REPLY_TIMEOUT ? TG_END_HANG : reply == TG_REPLY_DIED ? TG_END_CRASH
@@ -113,8 +132,22 @@ tg_status tg_referee_free_opening(const tg_referee_config *cfg, tg_engine *first
     tg_game_free(g);
     if (out->failed)
         return TG_OK;
-    out->first2 = predict(cfg, first, out->first_how, sizeof out->first_how);
-    out->second2 = predict(cfg, second, out->second_how, sizeof out->second_how);
+    int64_t now = tg_clock_now_ms();
+    if (limit > 0 && first_used > limit) {
+        fail(out, 0, TG_END_TIME, "the first player's prediction time ran out on the fourth stone");
+        return TG_OK;
+    }
+    if (!predict(first, limit > 0 ? now + limit - first_used : deadline(cfg), &out->first2, out->first_how,
+                 sizeof out->first_how)) {
+        fail(out, 0, limit > 0 ? TG_END_TIME : TG_END_HANG, "no prediction in the prediction time");
+        return TG_OK;
+    }
+    now = tg_clock_now_ms();
+    if (!predict(second, limit > 0 ? now + limit : deadline(cfg), &out->second2, out->second_how,
+                 sizeof out->second_how)) {
+        fail(out, 1, limit > 0 ? TG_END_TIME : TG_END_HANG, "no prediction in the prediction time");
+        return TG_OK;
+    }
     tg_predictions_decide(out->first2, out->second2, &out->decision);
     return TG_OK;
 }

@@ -171,7 +171,8 @@ static bool free_opening(match_state *m, tg_referee_config *cfg, engine_slot **b
     if (tg_referee_free_opening(cfg, (*b)->engine, (*w)->engine, fo) != TG_OK || fo->failed) {
         memset(o, 0, sizeof *o);
         tg_color loser = fo->failed && fo->culprit == 1 ? TG_WHITE : TG_BLACK;
-        o->result = (tg_result){.kind = TG_RESULT_FORFEIT, .winner = tg_opponent(loser)};
+        o->result = (tg_result){.kind = fo->failed && fo->reason == TG_END_TIME ? TG_RESULT_TIME : TG_RESULT_FORFEIT,
+                                .winner = tg_opponent(loser)};
         tg_result_to_sgf(&o->result, o->result_text, sizeof o->result_text);
         o->reason = fo->failed ? fo->reason : TG_END_START;
         o->culprit = loser;

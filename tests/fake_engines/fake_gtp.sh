@@ -9,8 +9,10 @@
 #   slow=SECONDS      every genmove waits that long first
 #   dead=A1,B2        the answer to final_status_list dead
 #   lacks=CMD         known_command CMD is false (and CMD fails)
+#   predict=W+3       the answer to tengen-predict (else an empty answer)
+#   predict_slow=S    tengen-predict waits that long first
 #   tag=WORD          ignored: lets a test find its processes
-moves="" fail_at=0 fail_what="" slow="" dead="" lacks=""
+moves="" fail_at=0 fail_what="" slow="" dead="" lacks="" predict="" predict_slow=""
 for arg in "$@"; do
     case "$arg" in
     moves=*) moves=$(echo "${arg#moves=}" | tr ',' ' ') ;;
@@ -18,6 +20,8 @@ for arg in "$@"; do
     slow=*) slow=${arg#slow=} ;;
     dead=*) dead=$(echo "${arg#dead=}" | tr ',' ' ') ;;
     lacks=*) lacks="$lacks ${arg#lacks=} " ;;
+    predict=*) predict=${arg#predict=} ;;
+    predict_slow=*) predict_slow=${arg#predict_slow=} ;;
     esac
 done
 n=0
@@ -33,6 +37,9 @@ while IFS= read -r line; do
     protocol_version) answer 2 ;;
     quit) answer ""; exit 0 ;;
     final_status_list) answer "$dead" ;;
+    tengen-predict)
+        [ -n "$predict_slow" ] && sleep "$predict_slow"
+        answer "$predict" ;;
     genmove|kgs-genmove_cleanup)
         n=$((n + 1))
         if [ "$n" = "$fail_at" ]; then

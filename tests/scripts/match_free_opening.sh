@@ -39,4 +39,15 @@ for sgf in "$dir"/game-*.sgf; do
     [ "$moves" = "WBWB" ] || fail "$sgf opens $moves, not WBWB"
     "$TENGEN_BIN" sgf check "$sgf" > /dev/null || fail "$sgf does not check"
 done
-echo "match_free_opening: 2 games, predictions and thresholds recorded, records WBWB and valid"
+
+# the prediction clock (002 §5.3.3): the second player's engine takes 3 s
+# to predict against --prediction-time 1 and loses on time; the first's
+# prediction comes in time
+fake="$TENGEN_SOURCE_DIR/tests/fake_engines/fake_gtp.sh"
+"$TENGEN_BIN" match --engine "quick=sh $fake moves=C3,G7 predict=W+2" \
+    --engine "slow=sh $fake moves=E5,D4 predict=W+1 predict_slow=3" \
+    --rules free-opening --size 9 --games 1 --prediction-time 1 --time absolute:600 \
+    --results "$dir/clock.jsonl" --quiet > "$dir/out.txt" 2>&1 || { cat "$dir/out.txt"; exit 1; }
+grep -q '"reason":"time"' "$dir/clock.jsonl" || fail "no loss on time: $(cat "$dir/clock.jsonl")"
+grep -q '"result":"[BW]+T"' "$dir/clock.jsonl" || fail "not a time result: $(cat "$dir/clock.jsonl")"
+echo "match_free_opening: 2 games, predictions and thresholds recorded, records WBWB and valid; a slow prediction lost on time"

@@ -23,4 +23,14 @@ grep -q 'PF\[W+3\]PS\[[WB0]' <<< "$sgf" || fail "no predictions in the record"
 grep -q 'FC\[[WB]\]' <<< "$sgf" || fail "no first player's colour in the record"
 grep -q ';W\[ee\];B\[[a-i][a-i]\];W\[[a-i][a-i]\];B\[cg\]' <<< "$sgf" || fail "the opening is not W E5, B, W, B C3"
 "$TENGEN_BIN" sgf check "$dir/game.sgf" > /dev/null || fail "the record does not check"
-echo "play_free_opening: opening W B W B placed in turn, predictions sealed and revealed, record complete"
+
+# the prediction clock (002 §5.3.3): the first player's prediction comes 2 s
+# after the third stone against --prediction-time 1: lost on time, recorded
+# with the person at White, the first player's seat
+(printf 'E5\nC3\n'; sleep 2; printf 'W+3\n') |
+    timeout 120 "$TENGEN_BIN" play --rules free-opening --size 9 --first me --playouts 50 --seed 3 \
+        --prediction-time 1 --sgf "$dir/late.sgf" > "$dir/out.txt" 2>&1 || fail "tengen play failed"
+grep -q "you lose on time" "$dir/out.txt" || fail "a late prediction was not lost on time"
+sgf=$(tr -d '\n' < "$dir/late.sgf")
+grep -q 'RE\[B+T\]' <<< "$sgf" && grep -q 'PW\[Human\]' <<< "$sgf" || fail "the record of the time loss: $sgf"
+echo "play_free_opening: opening W B W B placed in turn, predictions sealed and revealed, record complete; a late prediction lost on time"
