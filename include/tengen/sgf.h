@@ -77,6 +77,14 @@ typedef struct tg_sgf_info {
  * and nothing else changes.  info may be NULL. */
 tg_status tg_sgf_load_game(const char *data, size_t len, int max_moves, tg_game **out,
                            tg_sgf_info *info, tg_sgf_error *err);
+/* The same under other rules: `rules` (tg_rules_apply's text; NULL: none)
+ * applied on top of those RU names, the record's komi kept unless they set
+ * one, before any move is replayed, so that a record the default would
+ * refuse (a position repeated under the default's superko) loads under the
+ * rules it is to be counted by.  TG_ERR_INVALID, err saying why, for rules
+ * tg_rules_apply refuses. */
+tg_status tg_sgf_load_game_under(const char *data, size_t len, int max_moves, const char *rules,
+                                 tg_game **out, tg_sgf_info *info, tg_sgf_error *err);
 
 /* Write a game (its setup, moves and result) as an SGF FF[4] text,
  * malloc'd and NUL-terminated; NULL when out of memory.  info may be NULL. */

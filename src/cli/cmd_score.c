@@ -93,7 +93,8 @@ static int parse_args(int argc, char **argv, score_options *o)
     return -1;
 }
 
-static tg_game *load(const char *path)
+/* The record replayed under its rules with --rules (may be NULL) on top. */
+static tg_game *load(const char *path, const char *rules)
 {
     size_t len;
     char *data = cli_read_file(path, &len);
@@ -104,7 +105,7 @@ static tg_game *load(const char *path)
     tg_game *g = NULL;
     tg_sgf_error err = {0, 0, ""};
     tg_sgf_info *info = malloc(sizeof *info);
-    tg_status st = info ? tg_sgf_load_game(data, len, -1, &g, info, &err) : TG_ERR_NO_MEMORY;
+    tg_status st = info ? tg_sgf_load_game_under(data, len, -1, rules, &g, info, &err) : TG_ERR_NO_MEMORY;
     free(data);
     if (st != TG_OK || !g) {
         fprintf(stderr, "%s:%d:%d: %s\n", path, err.line, err.column,
@@ -115,25 +116,6 @@ static tg_game *load(const char *path)
     cli_print_sgf_notes(path, &info->notes);
     free(info);
     return g;
-}
-
-/* The game's rules with --rules applied on top; the SGF komi stays unless
- * the text sets one. */
-static bool apply_rules(tg_game *g, const char *text)
-{
-    if (!text)
-        return true;
-    tg_rules r = *tg_game_rules(g);
-    int komi2 = r.komi2;
-    char err[160] = "";
-    if (tg_rules_apply(&r, text, err, sizeof err) != TG_OK) {
-        fprintf(stderr, "tengen score: --rules: %s\n", err[0] ? err : "invalid rules");
-        return false;
-    }
-    if (!strstr(text, "komi="))
-        r.komi2 = komi2;
-    tg_game_set_rules(g, &r);
-    return true;
 }
 
 /* Half points as text: "7", "7.5", "-0.5". */
@@ -234,13 +216,17 @@ int cmd_score(int argc, char **argv)
     int status = parse_args(argc, argv, &o);
     if (status >= 0)
         return status;
-    tg_game *g = load(o.file);
-    if (!g)
-        return 1;
-    if (!apply_rules(g, o.rules)) {
-        tg_game_free(g);
+    /* the rules are checked first, so that bad rules are a usage error */
+    tg_rules check;
+    char why[160] = "";
+    tg_rules_default(&check);
+    if (o.rules && tg_rules_apply(&check, o.rules, why, sizeof why) != TG_OK) {
+        fprintf(stderr, "tengen score: --rules: %s\n", why[0] ? why : "invalid rules");
         return 2;
     }
+    tg_game *g = load(o.file, o.rules);
+    if (!g)
+        return 1;
     uint8_t dead[TG_MAX_POINTS];
     memset(dead, 0, sizeof dead);
     if (o.estimate_dead)

@@ -36,6 +36,7 @@ typedef struct loader {
     int moves;           /* moves played so far */
     bool stopped;        /* max_moves reached */
     tg_sgf_notes notes;  /* what the replay doubts (unknown rules, repeated KM) */
+    const char *rules_over; /* tg_rules_apply text on top of RU, or NULL */
     tg_point points[TG_MAX_POINTS];
 } loader;
 
@@ -338,8 +339,23 @@ int tg_sgf_main_line_clocks(const tg_sgf_node *root, tg_sgf_move_clock *out, int
 
 /* ---- entry points ----------------------------------------------------- */
 
-static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_notes *notes,
-                          tg_sgf_error *err)
+/* The rules given on top of the record's (the komi stays unless they set
+ * one), before any move is replayed under them. */
+static tg_status rules_over(const tg_sgf_node *root, const char *text, tg_rules *rules, tg_sgf_error *err)
+{
+    int komi2 = rules->komi2;
+    char why[160] = "";
+    if (tg_rules_apply(rules, text, why, sizeof why) != TG_OK) {
+        sgf_error_set(err, root->line, root->column, "rules: %s", why[0] ? why : "invalid rules");
+        return TG_ERR_INVALID;
+    }
+    if (!strstr(text, "komi="))
+        rules->komi2 = komi2;
+    return TG_OK;
+}
+
+static tg_status new_game(const tg_sgf_node *root, tg_game **out, const char *over,
+                          tg_sgf_notes *notes, tg_sgf_error *err)
 {
     int size;
     tg_rules rules;
@@ -348,6 +364,8 @@ static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_notes *
         st = read_size(root, &size, err);
     if (st == TG_OK)
         st = read_rules(root, &rules, notes, err);
+    if (st == TG_OK && over)
+        st = rules_over(root, over, &rules, err);
     if (st != TG_OK)
         return st;
     *out = tg_game_new(size, &rules);
@@ -358,7 +376,7 @@ static tg_status new_game(const tg_sgf_node *root, tg_game **out, tg_sgf_notes *
     return TG_OK;
 }
 
-tg_status tg_sgf_game_from_tree(const tg_sgf_node *root, int max_moves, tg_game **out,
+static tg_status game_from_tree(const tg_sgf_node *root, int max_moves, const char *over, tg_game **out,
                                 tg_sgf_info *info, tg_sgf_error *err)
 {
     *out = NULL;
@@ -371,8 +389,8 @@ tg_status tg_sgf_game_from_tree(const tg_sgf_node *root, int max_moves, tg_game 
         sgf_error_set(err, root->line, root->column, "out of memory");
         return TG_ERR_NO_MEMORY;
     }
-    *ld = (loader){.err = err, .max_moves = max_moves};
-    tg_status st = new_game(root, &ld->game, &ld->notes, err);
+    *ld = (loader){.err = err, .max_moves = max_moves, .rules_over = over};
+    tg_status st = new_game(root, &ld->game, over, &ld->notes, err);
     if (st == TG_OK)
         st = replay_main_line(ld, root);
     if (st == TG_OK) {
@@ -388,15 +406,27 @@ tg_status tg_sgf_game_from_tree(const tg_sgf_node *root, int max_moves, tg_game 
     return st;
 }
 
+tg_status tg_sgf_game_from_tree(const tg_sgf_node *root, int max_moves, tg_game **out,
+                                tg_sgf_info *info, tg_sgf_error *err)
+{
+    return game_from_tree(root, max_moves, NULL, out, info, err);
+}
+
 tg_status tg_sgf_load_game(const char *data, size_t len, int max_moves, tg_game **out,
                            tg_sgf_info *info, tg_sgf_error *err)
+{
+    return tg_sgf_load_game_under(data, len, max_moves, NULL, out, info, err);
+}
+
+tg_status tg_sgf_load_game_under(const char *data, size_t len, int max_moves, const char *rules,
+                                 tg_game **out, tg_sgf_info *info, tg_sgf_error *err)
 {
     tg_sgf_tree *tree;
     *out = NULL;
     tg_status st = tg_sgf_parse(data, len, &tree, err);
     if (st != TG_OK)
         return st;
-    st = tg_sgf_game_from_tree(tg_sgf_tree_games(tree), max_moves, out, info, err);
+    st = game_from_tree(tg_sgf_tree_games(tree), max_moves, rules, out, info, err);
     if (st == TG_OK && info) {
         /* the parse's repairs first, as they come first in the file */
         tg_sgf_notes all = *tg_sgf_tree_notes(tree);

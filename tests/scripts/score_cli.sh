@@ -55,6 +55,14 @@ expect_status "bad option" 2 "$tengen" score --frobnicate "$t18"
 expect_status "bad playouts" 2 "$tengen" score --playouts 0 "$t18"
 expect_status "bad dead mode" 2 "$tengen" score --dead maybe "$t18"
 expect_status "bad rules" 2 "$tengen" score --rules nonsense "$t18"
+# a record that repeats a position is replayed under the rules it is counted
+# by (issue 41): refused under the Chinese superko it names, read under
+# --rules japanese (simple ko), its komi kept
+ko=$data/triple_ko.sgf
+expect_status "triple ko under its Chinese rules" 1 "$tengen" score "$ko"
+expect "triple ko refused, saying why" "is illegal under the chinese rules: whole-board repetition" "$tengen" score "$ko"
+expect "triple ko under --rules japanese" '"moves":6,"rules":"ko=simple' "$tengen" score --json --rules japanese "$ko"
+expect "triple ko keeps its komi" '"komi":6.5' "$tengen" score --json --rules japanese "$ko"
 expect_status "missing file" 1 "$tengen" score "$data/no-such-file.sgf"
 broken=$(mktemp)
 trap 'rm -f "$broken"' EXIT
