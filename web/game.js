@@ -129,13 +129,14 @@ export class GameView {
     board.id = 'board'
     board.setAttribute('role', 'img')
     board.addEventListener('click', e => this.boardClick(e))
+    board.addEventListener('dblclick', e => this.boardGesture(e))
     board.addEventListener('pointermove', e => this.boardHover(e))
     board.addEventListener('pointerleave', () => this.drawn && this.drawn.hideHover())
     const bar = c => el('div', {id: `bar-${c}`, class: `player-bar ${c}`, 'data-color': c},
       el('span', {class: `stone-icon ${c}`}),
       el('span', {class: 'pname', id: `name-${c}`}),
       el('span', {class: 'presence', id: `presence-${c}`}),
-      el('span', {class: 'caps'}, t('captures'), ' ', el('b', {id: `captures-${c}`}, '0')),
+      el('span', {class: 'caps', id: `pile-${c}`, onclick: () => this.pileGesture(c)}, t('captures'), ' ', el('b', {id: `captures-${c}`}, '0')),
       el('span', {class: 'warns', id: `warnings-${c}`}),
       el('span', {class: 'call', id: `call-${c}`, 'aria-live': 'polite'}),
       el('span', {class: 'clock', id: `clock-${c}`}))
@@ -234,6 +235,21 @@ export class GameView {
       else if (this.selected.length < g.handicap && e.target.getAttribute('data-state') === 'empty') this.selected.push(v)
       this.update()
     }
+  }
+
+  // The free opening's gestures (002 §7) where they fit a screen: a
+  // double tap on the board's edge, or a tap on your own prisoner pile,
+  // passes — which under this ruleset asks to end the game, and answers
+  // the opponent's request with agreement.
+  gestures() { return !!(this.g && this.g.free_opening && this.canPlay() && this.g.phase === 'play') }
+  boardGesture(e) {
+    const target = e.target
+    if (!this.gestures() || !target || target.getAttribute('data-vertex')) return
+    if (!target.classList.contains('wood') && !target.classList.contains('coord')) return
+    this.send('game.move', {move: 'pass', n: this.g.moves.length + 1}).catch(() => {})
+  }
+  pileGesture(c) {
+    if (this.gestures() && c === this.g.you) this.send('game.move', {move: 'pass', n: this.g.moves.length + 1}).catch(() => {})
   }
 
   boardHover(e) {
@@ -480,6 +496,7 @@ export class GameView {
       lines.push(el('div', {id: 'fo-first-colour', 'data-colour': fo.first}, t('fo_first_is', {colour: colourName(fo.first)})))
       lines.push(el('div', {id: 'threshold', 'data-threshold': fo.threshold},
         fo.threshold === '0' ? t('fo_threshold_even') : t('fo_threshold', {t: fo.threshold, colour: colourName(tcol)})))
+      if (you && g.phase === 'play') lines.push(el('div', {class: 'hint', id: 'fo-gestures'}, t('fo_gestures')))
     }
     replace(box, lines)
   }

@@ -4,8 +4,9 @@
 // fixed colours (White, Black, White, Black); A seals W+7 after the third
 // stone, and nothing B's page receives carries it until B has sealed W+8;
 // the reveal gives B (who rates White higher) White, so the seats swap on
-// both pages, and shows the threshold W+7.5; White moves first; both pass,
-// accept no dead stones, and the result is stated against the threshold
+// both pages, and shows the threshold W+7.5; White moves first; both pass
+// by 002 §7's gestures (a double tap on the board's edge, a tap on the
+// prisoner pile), accept no dead stones, and the result is stated against the threshold
 // ("Black wins by 7.5 stones"); the SGF records both predictions.
 'use strict'
 
@@ -93,11 +94,17 @@ async function scenarioFreeOpening(base, A, B, ana, bo, h) {
     assert.strictEqual(await B.getAttribute('#status', 'data-you'), 'white')
   })
 
-  await step('free opening: White passes, Black passes, no dead stones: Black wins by 7.5 stones', async () => {
+  await step('free opening: the gestures of 002 §7 — White double-taps the board\'s edge, Black taps its prisoner pile: both pass', async () => {
+    await B.waitForSelector('#fo-gestures')
     await B.waitForSelector('#pass:not([disabled])')
-    await B.click('#pass')
+    await B.dblclick('#board rect.wood', {position: {x: 4, y: 4}})
+    await waitState(A, '#status[data-to-move="black"][data-you="black"]', 'Black to move after White\'s gesture')
+    assert.strictEqual(await A.getAttribute('#moves li:last-child', 'data-move'), 'pass')
     await A.waitForSelector('#pass:not([disabled])')
-    await A.click('#pass')
+    await A.click('#pile-black')
+  })
+
+  await step('free opening: no dead stones: Black wins by 7.5 stones', async () => {
     for (const p of [A, B]) await waitState(p, '#status[data-phase="removal"]', 'stone removal')
     await setDeadList(A, 'black', [])
     await setDeadList(B, 'white', [])
