@@ -361,6 +361,11 @@ static void test_settings(void **state)
     assert_int_equal(r->settings.prediction_ms, 0);
     json_t *back = room_settings_to_json(&r->settings);
     assert_int_equal(json_integer_value(json_object_get(back, "prediction_s")), 0);
+    /* the settings as stored read back (a game is rebuilt from them) */
+    room_settings again;
+    char err[200];
+    assert_true(room_settings_from_json(back, &again, err, sizeof err));
+    assert_true(again.rules.free_opening);
     json_decref(back);
     room_free(r);
 }

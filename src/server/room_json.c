@@ -134,7 +134,7 @@ bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, siz
         /* 002: no handicap, and the players' predictions set the komi */
         if (s->handicap)
             return settings_error(err, errlen, "the free-opening ruleset has no handicap");
-        if (komi)
+        if (s->rules.komi2 != 0) /* 0 is what the settings read back say */
             return settings_error(err, errlen, "under free-opening the predictions set the komi");
         if (s->prediction_ms < 0)
             s->prediction_ms = tg_prediction_time_ms(&s->time);
