@@ -186,10 +186,9 @@ static uint32_t child_for(const tree_pool *pool, uint32_t n, tg_point move, tg_c
 {
     const tree_node *node = tree_at(pool, n);
     uint32_t first = atomic_load((_Atomic uint32_t *)&node->first_child);
-    uint16_t m = (uint16_t)(move == TG_PASS ? TREE_PASS : move);
     for (uint32_t i = 0; first && i < node->child_count; i++) {
         const tree_node *c = tree_at(pool, first + i);
-        if (c->move == m && c->color == color)
+        if (c->move == move && c->color == color)
             return first + i;
     }
     return 0;
@@ -304,15 +303,14 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node, doubl
 }
 
 /* The previous move of the side to move after w->moves: two plies up the
- * path, or before the root; a pass is TG_PASS (w->moves stores TREE_PASS). */
+ * path, or before the root. */
 static tg_point movers_previous(const worker *w)
 {
     const tg_search *s = w->search;
     int k = w->moves.count;
     if (k < 2)
         return k == 1 ? s->root_board.last_move : s->root_last2;
-    tg_point p = w->moves.point[k - 2];
-    return p == TREE_PASS ? TG_PASS : p;
+    return w->moves.point[k - 2];
 }
 
 /* Walk down from the root, playing the moves on w->board; returns the
@@ -340,7 +338,7 @@ static int descend(worker *w, int *passes)
         uint32_t child = select_child(pool, n, puct, s->lambda);
         tree_node *ch = tree_at(pool, child);
         stat_add(&ch->visits, 1); /* the virtual loss */
-        if (ch->move == TREE_PASS) {
+        if (ch->move == TG_PASS) {
             tg_board_pass(&w->board);
             (*passes)++;
         } else {
@@ -386,7 +384,7 @@ static void back_up(worker *w, int depth, int margin2, double value_black)
     for (int i = depth - 1; i >= 0; i--) {
         for (; j >= i; j--) {
             int p = w->moves.point[j];
-            if (p != TREE_PASS) {
+            if (p != TG_PASS) {
                 w->stamp[p] = it;
                 w->first_color[p] = w->moves.color[j];
             }
@@ -395,7 +393,7 @@ static void back_up(worker *w, int depth, int margin2, double value_black)
         uint32_t first = stat_get(&n->first_child);
         for (uint32_t k = 0; first && k < n->child_count; k++) {
             tree_node *c = tree_at(pool, first + k);
-            if (c->move == TREE_PASS || w->stamp[c->move] != it || w->first_color[c->move] != c->color)
+            if (c->move == TG_PASS || w->stamp[c->move] != it || w->first_color[c->move] != c->color)
                 continue;
             stat_add(&c->amaf_visits, 1);
             stat_add(&c->amaf_wins2, winner == TG_EMPTY ? 1 : winner == c->color ? 2 : 0);
@@ -436,7 +434,7 @@ static void iterate(worker *w)
         tg_point p = policy_model_move(&w->board, next, movers_previous(w), &w->rng);
         if (p != TG_PASS) {
             tg_board_play(&w->board, p, next);
-            w->moves.point[w->moves.count] = (uint16_t)p;
+            w->moves.point[w->moves.count] = (int16_t)p;
             w->moves.color[w->moves.count++] = (uint8_t)next;
             next = tg_opponent(next);
         }
@@ -535,7 +533,7 @@ static void principal_variation(tg_search *s, uint32_t from, tg_search_candidate
     c->pv_length = 0;
     while (n && c->pv_length < 24) {
         tree_node *node = tree_at(pool, n);
-        c->pv[c->pv_length++] = node->move == TREE_PASS ? TG_PASS : node->move;
+        c->pv[c->pv_length++] = node->move;
         uint32_t first = stat_get(&node->first_child), best = 0, bv = 0;
         for (uint32_t i = 0; first && i < node->child_count; i++) {
             uint32_t v = stat_get(&tree_at(pool, first + i)->visits);
@@ -568,7 +566,7 @@ static void make_report(tg_search *s)
         tree_node *c = tree_at(pool, first + i);
         uint32_t v = stat_get(&c->visits);
         tg_search_candidate *k = &all[n++];
-        k->move = c->move == TREE_PASS ? TG_PASS : c->move;
+        k->move = c->move;
         k->visits = (int)v;
         k->winrate = v ? node_wins(c, s->lambda) / v : 0;
         k->prior = c->prior_visits ? c->prior_wins2 * 0.5 / c->prior_visits : 0;
@@ -614,7 +612,7 @@ static void drop_root_if_illegal(tg_search *s)
     uint32_t first = stat_get((_Atomic uint32_t *)&root->first_child);
     for (uint32_t i = 0; first && i < root->child_count; i++) {
         const tree_node *c = tree_at(pool, first + i);
-        if (c->move != TREE_PASS && !root_legal(s, c->move)) {
+        if (c->move != TG_PASS && !root_legal(s, c->move)) {
             atomic_store(&pool->used, 1);
             s->root = tree_new_root(pool);
             return;
