@@ -7,7 +7,7 @@
  * stones are agreed (play_agreement.c); the game is written as SGF
  * when it ends (or is left: `quit`, the end of input, or Ctrl-C, which stops
  * the engine's thinking too), and the exit status is 1 if it could not be
- * (130 after Ctrl-C, the game saved).
+ * or if the engine's search failed (130 after Ctrl-C, the game saved).
  *
  * Moves go through the game-control layer (control.h), which runs the clock
  * of --time: both clocks are shown with the board, the byo-yomi calls are
@@ -237,6 +237,7 @@ typedef struct play_session {
     pending_call call;
     bool has_predictions;      /* free-opening: for the record */
     play_fo_result fo;
+    bool search_failed;        /* the engine's search could not run: the game stops */
 } play_session;
 
 static const char *color_name(tg_color c) { return c == TG_BLACK ? "Black" : "White"; }
@@ -454,7 +455,13 @@ static tg_point search_move(play_session *s, tg_color color)
         l.playouts = 10000;
         l.seconds = l.max_seconds = 5;
     }
-    return tg_search_genmove(s->search, s->g, color, &l, false);
+    tg_point move;
+    tg_status st = tg_search_genmove(s->search, s->g, color, &l, false, &move);
+    if (st != TG_OK) {
+        fprintf(stderr, "tengen play: the engine's search failed: %s\n", tg_status_text(st));
+        s->search_failed = true;
+    }
+    return move;
 }
 
 static void engine_move(play_session *s, tg_color color)
@@ -466,8 +473,8 @@ static void engine_move(play_session *s, tg_color color)
         tg_player_options popt = {s->o->playouts, false};
         p = tg_player_genmove(s->g, color, &popt, &s->rng);
     }
-    if (interrupted)
-        return; /* the search was cut short: its move is not played */
+    if (interrupted || s->search_failed)
+        return; /* the search was cut short or failed: no move is played */
     char v[8];
     bool played = control_move(s, color, p);
     if (p == TG_RESIGN && tg_control_phase_of(&s->ctl) == TG_PHASE_OVER
@@ -803,8 +810,8 @@ int cmd_play(int argc, char **argv)
             input_ended = true;
         }
     }
-    while (!quit && !interrupted && !input_ended) {
-        while (!quit && !interrupted && !tg_game_over(g)) {
+    while (!quit && !interrupted && !input_ended && !s->search_failed) {
+        while (!quit && !interrupted && !s->search_failed && !tg_game_over(g)) {
             if (tg_game_to_move(g) != o.human)
                 engine_move(s, tg_game_to_move(g));
             else if (!human_turn(s, &quit)) {
@@ -813,7 +820,8 @@ int cmd_play(int argc, char **argv)
             }
         }
         /* two passes: the dead stones are agreed, or play resumes (C9) */
-        if (quit || interrupted || input_ended || tg_control_phase_of(&s->ctl) != TG_PHASE_AGREEMENT)
+        if (quit || interrupted || input_ended || s->search_failed ||
+            tg_control_phase_of(&s->ctl) != TG_PHASE_AGREEMENT)
             break;
         show_position(s);
         if (play_agree_dead_stones(&s->ctl, o.human, session_now(s), read_agreement_line, s) != TG_PHASE_PLAY)
@@ -824,10 +832,10 @@ int cmd_play(int argc, char **argv)
     release_interrupt(&old_sigint);
     announce_end(s);
     bool saved = save_game(s);
-    bool was_interrupted = interrupted;
+    bool was_interrupted = interrupted, failed = s->search_failed;
     tg_search_free(s->search);
     tg_game_free(g);
     free(s->clocks);
     free(s);
-    return !saved ? 1 : was_interrupted ? 130 : 0;
+    return !saved || failed ? 1 : was_interrupted ? 130 : 0;
 }
