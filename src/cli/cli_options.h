@@ -66,6 +66,9 @@ typedef struct cli_command {
     int *operand_count;
 } cli_command;
 
+/* The number of entries of an option table (an array). */
+#define CLI_COUNT(table) ((int)(sizeof(table) / sizeof((table)[0])))
+
 #define CLI_HELP 1        /* cli_parse printed the help: exit status 0 */
 #define CLI_USAGE_ERROR 2 /* cli_parse said what is wrong: exit status 2 */
 

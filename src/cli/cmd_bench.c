@@ -137,8 +137,8 @@ int cmd_bench(int argc, char **argv)
         {"--only", NULL, CLI_TEXT, "NAME", 0, 0, NULL, NULL, NULL, &only, "measure only that figure"},
         CLI_OPT_SEED(&seed, "random seed (default 1)"),
     };
-    const cli_command cmd = {"bench", bench_synopsis, NULL, options, sizeof options / sizeof options[0],
-                             NULL, 0, NULL};
+    const cli_command cmd = {.name = "bench", .synopsis = bench_synopsis, .options = options,
+                             .option_count = CLI_COUNT(options)};
     int r = cli_parse(&cmd, argc, argv);
     if (r)
         return r == CLI_HELP ? 0 : 2;

@@ -149,8 +149,8 @@ static int parse_options(int argc, char **argv, tg_gtp_options *opt, gtp_player_
         CLI_OPT_PLAYER(&player, "mcts (the tree search, default) or baseline (the flat\n"
                                 "Monte-Carlo player of the core, fast, for tests)"),
     };
-    const cli_command cmd = {"gtp", gtp_synopsis, gtp_epilogue, options, sizeof options / sizeof options[0],
-                             NULL, 0, NULL};
+    const cli_command cmd = {.name = "gtp", .synopsis = gtp_synopsis, .epilogue = gtp_epilogue, .options = options,
+                             .option_count = CLI_COUNT(options)};
     int r = cli_parse(&cmd, argc, argv);
     if (r)
         return r;

@@ -216,8 +216,8 @@ static int parse_match_options(int argc, char **argv, match_options *o)
          "to append to"},
         {"--quiet", NULL, CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &o->quiet, "no progress line"},
     };
-    const cli_command cmd = {"match", match_synopsis, match_epilogue, options,
-                             sizeof options / sizeof options[0], NULL, 0, NULL};
+    const cli_command cmd = {.name = "match", .synopsis = match_synopsis, .epilogue = match_epilogue,
+                             .options = options, .option_count = CLI_COUNT(options)};
     int r = cli_parse(&cmd, argc, argv);
     if (r)
         return r;

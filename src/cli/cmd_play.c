@@ -107,8 +107,8 @@ static int parse_play_options(int argc, char **argv, play_options *o)
                                "simple to take an overrun of the last period as a pass\n"
                                "instead of a loss (default none; undo is off in timed games)"),
     };
-    const cli_command cmd = {"play", play_synopsis, play_epilogue, options, sizeof options / sizeof options[0],
-                             NULL, 0, NULL};
+    const cli_command cmd = {.name = "play", .synopsis = play_synopsis, .epilogue = play_epilogue, .options = options,
+                             .option_count = CLI_COUNT(options)};
     int r = cli_parse(&cmd, argc, argv);
     if (r)
         return r;

@@ -54,8 +54,8 @@ static int parse_args(int argc, char **argv, score_options *o)
         {"--json", NULL, CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &o->json,
          "print one JSON object instead of the table"},
     };
-    const cli_command cmd = {"score", score_synopsis, score_epilogue, options, sizeof options / sizeof options[0],
-                             &o->file, 1, &files};
+    const cli_command cmd = {"score", score_synopsis, score_epilogue, options, CLI_COUNT(options), &o->file, 1,
+                             &files};
     int r = cli_parse(&cmd, argc, argv);
     if (r)
         return r == CLI_HELP ? 0 : 2;

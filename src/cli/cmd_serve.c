@@ -127,8 +127,8 @@ int cmd_serve(int argc, char **argv)
          "(default: 10000)"},
         {"--quiet", "-q", CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &cfg.quiet, "print only the address and errors"},
     };
-    const cli_command cmd = {"serve", serve_synopsis, serve_epilogue, options, sizeof options / sizeof options[0],
-                             NULL, 0, NULL};
+    const cli_command cmd = {.name = "serve", .synopsis = serve_synopsis, .epilogue = serve_epilogue, .options = options,
+                             .option_count = CLI_COUNT(options)};
     int r = cli_parse(&cmd, argc, argv);
     if (r)
         return r == CLI_HELP ? 0 : 2;
