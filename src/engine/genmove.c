@@ -50,7 +50,9 @@ static tg_point cleanup_capture(tg_search *s, const tg_game *g, tg_color color)
     return best;
 }
 
-tg_point search_decide(tg_search *s, const tg_game *g, tg_color color, bool cleanup, tg_point move)
+/* genmove's decision after the search for color in g: the search's move,
+ * or a pass that ends a won game, a resignation, a cleanup capture. */
+static tg_point decide(tg_search *s, const tg_game *g, tg_color color, bool cleanup, tg_point move)
 {
     const tg_search_report *r = &s->report;
     int n = tg_game_move_count(g);
@@ -94,6 +96,6 @@ tg_status tg_search_genmove_analyze(tg_search *s, const tg_game *g, tg_color col
     tg_status st = tg_search_run(s, g, color, limits, interval_seconds, progress, ctx, move);
     if (st != TG_OK)
         return st;
-    *move = search_decide(s, g, color, cleanup, *move);
+    *move = decide(s, g, color, cleanup, *move);
     return TG_OK;
 }

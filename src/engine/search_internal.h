@@ -58,8 +58,4 @@ double search_seconds_since(const struct timespec *t0);
 /* Fill s->report from the tree as it stands. */
 void search_make_report(tg_search *s);
 
-/* genmove's decision after the search for color in g: the search's move,
- * or a pass that ends a won game, a resignation, a cleanup capture. */
-tg_point search_decide(tg_search *s, const tg_game *g, tg_color color, bool cleanup, tg_point move);
-
 #endif
