@@ -44,7 +44,11 @@ static void search_position(tg_search *s, const tg_game *g, tg_color c, int play
 {
     tg_search_clear(s);
     tg_search_limits limits = {.playouts = playouts};
-    *best = tg_search_run(s, g, c, &limits, 0, NULL, NULL);
+    tg_status st = tg_search_run(s, g, c, &limits, 0, NULL, NULL, best);
+    if (st != TG_OK) {
+        fprintf(stderr, "review: the search failed: %s\n", tg_status_text(st));
+        exit(1);
+    }
     const tg_search_report *r = tg_search_last_report(s);
     *winrate = r->winrate;
     *played_winrate = -1;

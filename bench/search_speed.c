@@ -58,7 +58,11 @@ static double search_playouts(int size, int threads, double seconds, bool value)
     /* a fixed time: the early stop when the leader cannot be caught is
      * avoided by asking for the whole time of a playout budget too large */
     limits.playouts = 0;
-    tg_search_run(s, g, TG_BLACK, &limits, 0, NULL, NULL);
+    tg_status st = tg_search_run(s, g, TG_BLACK, &limits, 0, NULL, NULL, NULL);
+    if (st != TG_OK) {
+        fprintf(stderr, "search_speed: the search failed: %s\n", tg_status_text(st));
+        exit(1);
+    }
     const tg_search_report *r = tg_search_last_report(s);
     double rate = r->playouts / r->seconds;
     tg_game_free(g);

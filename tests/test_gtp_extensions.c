@@ -56,26 +56,30 @@ typedef struct fixed_move {
     bool had_clock;
 } fixed_move;
 
-static tg_point answer_fixed_move(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
-                                  bool cleanup)
+static tg_status answer_fixed_move(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+                                   bool cleanup, tg_point *move)
 {
     fixed_move *f = ctx;
     (void)g, (void)color, (void)cleanup;
     f->asked++;
     f->had_clock = clock != NULL;
-    return f->move;
+    *move = f->move;
+    return f->move == TG_NO_POINT ? TG_ERR_NO_MEMORY : TG_OK;
 }
 
 /* "x-genmove COLOR MOVE": tg_gtp_genmove_with a generator answering MOVE
- * (a vertex, "resign", or "engine" for the engine's own player); answers
- * the move and how often the generator was asked. */
+ * (a vertex, "resign", "fail" for a generator that fails for want of
+ * memory, or "engine" for the engine's own player); answers the move and
+ * how often the generator was asked. */
 static bool cmd_genmove(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply)
 {
     (void)ctx, (void)argc;
     tg_color color = argv[0][0] == 'w' ? TG_WHITE : TG_BLACK;
     fixed_move f = {.move = TG_RESIGN};
     bool engine = !strcmp(argv[1], "engine");
-    if (!engine && strcmp(argv[1], "resign") &&
+    if (!strcmp(argv[1], "fail"))
+        f.move = TG_NO_POINT;
+    else if (!engine && strcmp(argv[1], "resign") &&
         tg_vertex_parse(tg_game_board(tg_gtp_game(gtp)), argv[1], &f.move) != TG_OK)
         return tg_gtp_reply_fail(reply, "bad move");
     tg_point move;
@@ -216,6 +220,32 @@ static void test_genmove_with_checks_the_move(void **state)
     tg_gtp_free(e);
 }
 
+/* A generator that fails (the search out of memory) plays nothing, and
+ * genmove through the engine's player answers "? out of memory". */
+static void test_genmove_with_a_failing_generator(void **state)
+{
+    (void)state;
+    int calls = 0;
+    tg_gtp *e = new_engine(&calls);
+    gs_ok(e, "play b D4");
+    gs_refused(e, "x-genmove w fail", "not played");
+    assert_int_equal(move_count(e), 1);
+    tg_gtp_free(e);
+
+    fixed_move failing = {.move = TG_NO_POINT};
+    tg_gtp_options opt;
+    tg_gtp_options_default(&opt);
+    opt.size = 9;
+    opt.player = (tg_gtp_player){.ctx = &failing, .genmove = answer_fixed_move};
+    e = tg_gtp_new(&opt);
+    assert_non_null(e);
+    gs_refused(e, "genmove b", "out of memory");
+    gs_refused(e, "kgs-genmove_cleanup b", "out of memory");
+    assert_int_equal(move_count(e), 0);
+    assert_int_equal(failing.asked, 2);
+    tg_gtp_free(e);
+}
+
 /* After two passes the game goes on, as with genmove. */
 static void test_genmove_with_resumes_an_ended_game(void **state)
 {
@@ -233,6 +263,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_listed_and_known),
+        cmocka_unit_test(test_genmove_with_a_failing_generator),
         cmocka_unit_test(test_arguments_and_errors),
         cmocka_unit_test(test_streamed_whole_under_execute),
         cmocka_unit_test(test_streamed_in_parts_under_feed),

@@ -468,7 +468,7 @@ static void test_tree_priors(void **state)
     for (uint32_t i = 0; i < r->child_count; i++) {
         const tree_node *c = tree_at(&pool, first + i);
         total += c->policy;
-        if (c->move == TREE_PASS)
+        if (c->move == TG_PASS)
             assert_int_equal(c->policy, 0);
     }
     assert_true(labs(total - 65535) <= r->child_count); /* rounding, half a unit a child */

@@ -165,7 +165,7 @@ static tg_point fresh_answer(const tg_game *g, tg_color color, int playouts, uin
 {
     tg_search *s = search_new(1, 16 * MIB, seed);
     tg_search_limits limits = playout_limit(playouts);
-    tg_point move = tg_search_genmove(s, g, color, &limits, cleanup);
+    tg_point move = ts_search_genmove(s, g, color, &limits, cleanup);
     assert_legal_answer(g, color, move, "fresh search");
     tg_search_free(s);
     return move;
@@ -214,7 +214,7 @@ static int play_game(const char *rules_text, int size, opponent_kind opponent, t
         snprintf(context, sizeof context, "%s %dx%d seed %llu move %d", rules_text, size, size,
                  (unsigned long long)seed, moves + 1);
         if (opponent == AGAINST_ITSELF || color == search_color) {
-            going = play_answer(g, color, tg_search_genmove(s, g, color, &limits, false), context);
+            going = play_answer(g, color, ts_search_genmove(s, g, color, &limits, false), context);
         } else {
             tg_point p = random_move(g, color, &rng);
             assert_int_equal(tg_game_play(g, color, p, 0), TG_OK);
@@ -304,7 +304,7 @@ static void check_superko_cycle(const char *rules, const char *diagram, tg_color
         snprintf(context, sizeof context, "%s before scripted move %d (reuse %d, seed %llu)", rules, i + 1, reuse,
                  (unsigned long long)seed);
         if (reuse)
-            assert_legal_answer(g, color, tg_search_genmove(s, g, color, &limits, false), context);
+            assert_legal_answer(g, color, ts_search_genmove(s, g, color, &limits, false), context);
         assert_int_equal(tg_game_play(g, color, at(g, script[i]), 0), TG_OK);
     }
     tg_color color = tg_game_to_move(g);
@@ -312,7 +312,7 @@ static void check_superko_cycle(const char *rules, const char *diagram, tg_color
         fail_msg("fixture: %s is not a superko point under %s", forbidden, rules);
     snprintf(context, sizeof context, "%s at the superko point %s (reuse %d, seed %llu)", rules, forbidden, reuse,
              (unsigned long long)seed);
-    tg_point move = tg_search_genmove(s, g, color, &limits, false);
+    tg_point move = ts_search_genmove(s, g, color, &limits, false);
     assert_legal_answer(g, color, move, context);
     /* analysis reports only root moves the game allows */
     const tg_search_report *r = tg_search_last_report(s);
@@ -488,7 +488,7 @@ static void test_resigns_when_hopeless_three_times(void **state)
     tg_search_limits limits = playout_limit(1000);
     const char *answers[2] = {"A9", "J1"};
     for (int turn = 0; turn < 3; turn++) {
-        tg_point move = tg_search_genmove(s, g, TG_WHITE, &limits, false);
+        tg_point move = ts_search_genmove(s, g, TG_WHITE, &limits, false);
         assert_true(tg_search_last_report(s)->winrate < 0.1);
         if (turn < 2) {
             assert_int_not_equal(move, TG_RESIGN);
@@ -543,7 +543,7 @@ static void test_search_cleanup_captures_dead_stones_then_passes(void **state)
         bool passed = false;
         for (int turn = 0; turn < 24 && !passed; turn++) {
             snprintf(context, sizeof context, "cleanup seed %llu turn %d", (unsigned long long)seed, turn);
-            tg_point move = tg_search_genmove(s, g, TG_BLACK, &limits, true);
+            tg_point move = ts_search_genmove(s, g, TG_BLACK, &limits, true);
             tg_game_render(g, board, sizeof board);
             if (move == TG_PASS && white_stone_in_black_area(g))
                 fail_msg("%s: passed under cleanup with a dead White stone in its area:\n%s", context, board);
@@ -577,7 +577,7 @@ static void test_search_ownership_of_obvious_position(void **state)
 
     tg_search *s = search_new(1, 16 * MIB, 5);
     tg_search_limits limits = playout_limit(400);
-    tg_search_genmove(s, g, TG_BLACK, &limits, false);
+    ts_search_genmove(s, g, TG_BLACK, &limits, false);
     const float *own = tg_search_ownership(s);
     char v[16];
     for (int y = 0; y < 9; y++)
@@ -612,7 +612,7 @@ static void test_search_time_limit(void **state)
     tg_search *s = search_new(1, 64 * MIB, 3);
     tg_search_limits limits = {0, 0.3, 0.6};
     double t0 = now_seconds();
-    tg_point move = tg_search_run(s, g, TG_BLACK, &limits, 0, NULL, NULL);
+    tg_point move = ts_search_run(s, g, TG_BLACK, &limits, 0, NULL, NULL);
     double elapsed = now_seconds() - t0;
     assert_legal_answer(g, TG_BLACK, move, "time limit");
     assert_true(elapsed < 1.5);
@@ -623,7 +623,7 @@ static void test_search_time_limit(void **state)
      * would otherwise take hours */
     tg_search_limits hard = {.playouts = 1 << 30, .max_seconds = 0.3};
     t0 = now_seconds();
-    move = tg_search_run(s, g, TG_BLACK, &hard, 0, NULL, NULL);
+    move = ts_search_run(s, g, TG_BLACK, &hard, 0, NULL, NULL);
     elapsed = now_seconds() - t0;
     assert_legal_answer(g, TG_BLACK, move, "hard time limit alone");
     assert_true(elapsed < 1.5);
@@ -640,7 +640,7 @@ static void test_search_playout_limit(void **state)
     for (int i = 0; i < 4; i++) {
         tg_search *s = search_new(1, 16 * MIB, 1 + (uint64_t)i);
         tg_search_limits limits = playout_limit(budgets[i]);
-        tg_search_genmove(s, g, TG_BLACK, &limits, false);
+        ts_search_genmove(s, g, TG_BLACK, &limits, false);
         const tg_search_report *r = tg_search_last_report(s);
         if (r->playouts < budgets[i] || r->playouts > budgets[i] + 16)
             fail_msg("asked for %d playouts, the search made %d", budgets[i], r->playouts);
@@ -671,7 +671,7 @@ static void test_search_progress_can_stop(void **state)
     tg_search *s = search_new(1, 16 * MIB, 3);
     tg_search_limits limits = {0, 30, 30};
     progress_log log = {0, 2};
-    tg_point move = tg_search_run(s, g, TG_BLACK, &limits, 0.05, progress_counter, &log);
+    tg_point move = ts_search_run(s, g, TG_BLACK, &limits, 0.05, progress_counter, &log);
     assert_legal_answer(g, TG_BLACK, move, "stopped by progress");
     assert_int_equal(log.calls, 3); /* two reports, the second says stop, then the final one */
     assert_true(tg_search_last_report(s)->seconds < 20);
@@ -769,7 +769,7 @@ static void test_search_two_threads(void **state)
     tg_game *g = empty_game(9);
     tg_search *s = search_new(2, 16 * MIB, 13);
     tg_search_limits limits = playout_limit(500);
-    tg_point move = tg_search_genmove(s, g, TG_BLACK, &limits, false);
+    tg_point move = ts_search_genmove(s, g, TG_BLACK, &limits, false);
     assert_legal_answer(g, TG_BLACK, move, "two threads");
     const tg_search_report *r = tg_search_last_report(s);
     if (r->playouts < 500 || r->playouts > 1000)
@@ -789,7 +789,7 @@ static void test_search_tree_reuse(void **state)
         tg_game *g = empty_game(5);
         tg_search *s = search_with(1, 16 * MIB, 1, reuse);
         tg_search_limits limits = playout_limit(1500);
-        tg_point move = tg_search_genmove(s, g, TG_BLACK, &limits, false);
+        tg_point move = ts_search_genmove(s, g, TG_BLACK, &limits, false);
         assert_true(play_answer(g, TG_BLACK, move, "reuse, first move"));
         const tg_search_report *r = tg_search_last_report(s);
         assert_true(r->candidate_count > 0);
@@ -799,7 +799,7 @@ static void test_search_tree_reuse(void **state)
         assert_true(play_answer(g, TG_WHITE, reply, "reuse, the expected reply"));
 
         limits = playout_limit(100);
-        move = tg_search_genmove(s, g, TG_BLACK, &limits, false);
+        move = ts_search_genmove(s, g, TG_BLACK, &limits, false);
         assert_legal_answer(g, TG_BLACK, move, "reuse, second move");
         long visits = root_visits(s);
         if (reuse && visits <= tg_search_last_report(s)->playouts)
@@ -812,7 +812,7 @@ static void test_search_tree_reuse(void **state)
         /* a different game (cleared) still works */
         tg_game_clear(g);
         tg_search_clear(s);
-        move = tg_search_genmove(s, g, TG_BLACK, &limits, false);
+        move = ts_search_genmove(s, g, TG_BLACK, &limits, false);
         assert_legal_answer(g, TG_BLACK, move, "reuse, after clear");
         assert_true(root_visits(s) <= tg_search_last_report(s)->playouts);
         tg_search_free(s);
@@ -830,20 +830,20 @@ static void test_search_reuse_after_unrelated_positions(void **state)
     tg_search_limits limits = playout_limit(150);
     for (int i = 0; i < 4; i++) {
         tg_color c = tg_game_to_move(g);
-        assert_true(play_answer(g, c, tg_search_genmove(s, g, c, &limits, false), "before undo"));
+        assert_true(play_answer(g, c, ts_search_genmove(s, g, c, &limits, false), "before undo"));
     }
     assert_int_equal(tg_game_undo(g), TG_OK);
     assert_int_equal(tg_game_undo(g), TG_OK);
     tg_color c = tg_game_to_move(g);
-    assert_legal_answer(g, c, tg_search_genmove(s, g, c, &limits, false), "after undo");
+    assert_legal_answer(g, c, ts_search_genmove(s, g, c, &limits, false), "after undo");
     tg_rules rules = *tg_game_rules(g);
     rules.komi2 = 1;
     tg_game_set_rules(g, &rules);
-    assert_legal_answer(g, c, tg_search_genmove(s, g, c, &limits, false), "after komi change");
+    assert_legal_answer(g, c, ts_search_genmove(s, g, c, &limits, false), "after komi change");
     /* GTP may ask for the colour not to move */
-    assert_legal_answer(g, tg_opponent(c), tg_search_genmove(s, g, tg_opponent(c), &limits, false), "other colour");
+    assert_legal_answer(g, tg_opponent(c), ts_search_genmove(s, g, tg_opponent(c), &limits, false), "other colour");
     tg_game *h = empty_game(9);
-    assert_legal_answer(h, TG_BLACK, tg_search_genmove(s, h, TG_BLACK, &limits, false), "other board");
+    assert_legal_answer(h, TG_BLACK, ts_search_genmove(s, h, TG_BLACK, &limits, false), "other board");
     tg_game_free(h);
     tg_search_free(s);
     tg_game_free(g);
@@ -864,7 +864,7 @@ static void test_search_tiny_memory(void **state)
         for (int m = 0; m < 3; m++) {
             tg_color color = tg_game_to_move(g);
             snprintf(context, sizeof context, "1 MiB tree, %dx%d move %d", sizes[i], sizes[i], m + 1);
-            tg_point move = tg_search_genmove(s, g, color, &limits, false);
+            tg_point move = ts_search_genmove(s, g, color, &limits, false);
             assert_int_not_equal(move, TG_PASS); /* an early empty board: there is play */
             assert_true(play_answer(g, color, move, context));
             assert_true(tg_search_last_report(s)->playouts >= budgets[i]);

@@ -146,7 +146,7 @@ static tg_search_report search_report(const tg_game *g, bool value, int playouts
     tg_search *s = tg_search_new(&opt);
     assert_non_null(s);
     tg_search_limits limits = {.playouts = playouts};
-    *move = tg_search_run(s, g, tg_game_to_move(g), &limits, 0, NULL, NULL);
+    *move = ts_search_run(s, g, tg_game_to_move(g), &limits, 0, NULL, NULL);
     tg_search_report r = *tg_search_last_report(s);
     tg_search_free(s);
     return r;
@@ -257,7 +257,7 @@ static void test_value_auto(void **state)
         assert_non_null(s);
         tg_search_limits limits = {
             .playouts = cases[k].playouts, .seconds = cases[k].seconds, .max_seconds = cases[k].max_seconds};
-        tg_point move = tg_search_genmove(s, g, TG_WHITE, &limits, false);
+        tg_point move = ts_search_genmove(s, g, TG_WHITE, &limits, false);
         assert_true(tg_on_board(tg_game_board(g), move));
         assert_int_equal(tg_search_last_report(s)->value_function, cases[k].used);
         tg_search_free(s);
@@ -270,7 +270,7 @@ static void test_value_auto(void **state)
     tg_search *s = tg_search_new(&opt);
     assert_non_null(s);
     tg_search_limits limits = {.playouts = 200};
-    tg_search_genmove(s, g, TG_BLACK, &limits, false);
+    ts_search_genmove(s, g, TG_BLACK, &limits, false);
     assert_false(tg_search_last_report(s)->value_function);
     tg_search_free(s);
     tg_game_free(g);

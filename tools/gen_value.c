@@ -68,7 +68,11 @@ static const tg_search_report *label(tg_search *s, const tg_game *g, int playout
     tg_color c = tg_game_to_move(g);
     tg_search_clear(s);
     tg_search_limits limits = {.playouts = playouts};
-    tg_search_run(s, g, c, &limits, 0, NULL, NULL);
+    tg_status st = tg_search_run(s, g, c, &limits, 0, NULL, NULL, NULL);
+    if (st != TG_OK) {
+        fprintf(stderr, "gen_value: the search failed: %s\n", tg_status_text(st));
+        exit(1);
+    }
     const tg_search_report *r = tg_search_last_report(s);
     const tg_board *b = tg_game_board(g);
     const float *own = tg_search_ownership(s);

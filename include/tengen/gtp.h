@@ -37,11 +37,12 @@ typedef void (*tg_gtp_answer_fn)(void *ctx, const char *text, size_t len);
 
 typedef struct tg_gtp_clock tg_gtp_clock;
 
-/* A move for color in g: a legal point, TG_PASS or TG_RESIGN.  clock holds
- * the time settings and what time_left last said; cleanup is set for
- * kgs-genmove_cleanup. */
-typedef tg_point (*tg_gtp_genmove_fn)(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
-                                      bool cleanup);
+/* A move for color in g in *move: a legal point, TG_PASS or TG_RESIGN.
+ * clock holds the time settings and what time_left last said; cleanup is
+ * set for kgs-genmove_cleanup.  TG_OK, or why there is no move (the
+ * command then fails: TG_ERR_NO_MEMORY answers "? out of memory"). */
+typedef tg_status (*tg_gtp_genmove_fn)(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+                                       bool cleanup, tg_point *move);
 
 /* The move generator behind genmove, reg_genmove and kgs-genmove_cleanup,
  * supplied by the front end (the tree search for `tengen gtp`).  With no

@@ -85,24 +85,27 @@ typedef struct tg_search_report {
  * tg_search_run) while it searches; return false to stop early. */
 typedef bool (*tg_search_progress_fn)(void *ctx, const tg_search_report *report);
 
-/* Search the position of g (which is not changed) for `color` and return
- * the move to play: a point legal under g's rules, TG_PASS or TG_RESIGN.
- * In cleanup mode (kgs-genmove_cleanup) it does not pass while enemy stones
- * it owns by the search's count are left on the board. */
-tg_point tg_search_genmove(tg_search *s, const tg_game *g, tg_color color,
-                           const tg_search_limits *limits, bool cleanup);
+/* Search the position of g (which is not changed) for `color` and set
+ * *move to the move to play: a point legal under g's rules, TG_PASS or
+ * TG_RESIGN.  In cleanup mode (kgs-genmove_cleanup) it does not pass while
+ * enemy stones it owns by the search's count are left on the board.
+ * TG_OK, or TG_ERR_NO_MEMORY when the search could not run (*move is then
+ * TG_NO_POINT, not a move to play). */
+tg_status tg_search_genmove(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                            bool cleanup, tg_point *move);
 
 /* The same search for analysis: runs until the limits (or until
  * tg_search_stop, or the callback says stop), reporting every
- * interval_seconds; returns the best move. */
-tg_point tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
-                       double interval_seconds, tg_search_progress_fn progress, void *ctx);
+ * interval_seconds; *move (move may be NULL) is the best move.  TG_OK, or
+ * TG_ERR_NO_MEMORY as tg_search_genmove. */
+tg_status tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                        double interval_seconds, tg_search_progress_fn progress, void *ctx, tg_point *move);
 
 /* tg_search_genmove reporting its progress as tg_search_run does (for
  * lz-genmove_analyze and kata-genmove_analyze). */
-tg_point tg_search_genmove_analyze(tg_search *s, const tg_game *g, tg_color color,
-                                   const tg_search_limits *limits, bool cleanup, double interval_seconds,
-                                   tg_search_progress_fn progress, void *ctx);
+tg_status tg_search_genmove_analyze(tg_search *s, const tg_game *g, tg_color color,
+                                    const tg_search_limits *limits, bool cleanup, double interval_seconds,
+                                    tg_search_progress_fn progress, void *ctx, tg_point *move);
 
 /* Ask a running search to stop soon (thread-safe, async-signal-safe). */
 void tg_search_stop(tg_search *s);

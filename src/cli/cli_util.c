@@ -22,12 +22,6 @@ int cli_parse_int(const char *text, int lo, int hi, int *out)
     return 0;
 }
 
-int cli_bad_value(const char *cmd, const char *option, const char *value)
-{
-    fprintf(stderr, "tengen %s: bad value '%s' for %s\n", cmd, value, option);
-    return -1;
-}
-
 void cli_print_board(FILE *out, const tg_game *g)
 {
     char board[4096];
@@ -69,26 +63,6 @@ char *cli_read_file(const char *path, size_t *length)
         data[n] = '\0'; /* the loop ends with n < capacity */
     *length = n;
     return data;
-}
-
-int cli_load_weights(const char *cmd, const char *option, const char *path)
-{
-    size_t len = 0;
-    char *data = cli_read_file(path, &len);
-    if (!data) {
-        fprintf(stderr, "tengen %s: %s %s: %s\n", cmd, option, path, strerror(errno));
-        return -1;
-    }
-    char err[200] = "";
-    tg_status st = !strcmp(option, "--model")
-                       ? tg_search_use_model((const uint8_t *)data, len, err, sizeof err)
-                       : tg_search_use_value_net((const uint8_t *)data, len, err, sizeof err);
-    free(data);
-    if (st != TG_OK) {
-        fprintf(stderr, "tengen %s: %s %s: %s\n", cmd, option, path, err);
-        return -1;
-    }
-    return 0;
 }
 
 void cli_print_sgf_notes(const char *path, const tg_sgf_notes *notes)

@@ -1,6 +1,7 @@
 /*
- * cli_util.h — small helpers the front ends share: option values, reading
- * a whole file, drawing the board.
+ * cli_util.h — small helpers the front ends share: an integer option value,
+ * reading a whole file, drawing the board (the options themselves:
+ * cli_options.h).
  */
 #ifndef TENGEN_CLI_UTIL_H
 #define TENGEN_CLI_UTIL_H
@@ -13,14 +14,9 @@
 
 /* Parse a decimal integer in [lo, hi]; 0 on success. */
 int cli_parse_int(const char *text, int lo, int hi, int *out);
-/* Print "tengen CMD: bad value V for OPTION" and return -1. */
-int cli_bad_value(const char *cmd, const char *option, const char *value);
 /* The whole file (or standard input for "-"), malloc'd and ended by a NUL
  * not counted in its length, *length; NULL with errno set. */
 char *cli_read_file(const char *path, size_t *length);
-/* --model FILE or --value-net FILE (option names which): read the
- * weights file and hand it to the search; 0, or -1 after saying why. */
-int cli_load_weights(const char *cmd, const char *option, const char *path);
 /* The free opening's prediction from a finished search of b: the count
  * difference its ownership map expects, in half stones for White. */
 struct tg_search;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/cli_options.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "tengen/sgf.h"
@@ -117,47 +118,30 @@ static double bench_sgf_parse(double seconds, tg_rng *rng)
     return bytes / elapsed / 1e6;
 }
 
-static void bench_usage(FILE *out)
-{
-    fprintf(out, "usage: tengen bench [--seconds S] [--only NAME] [--seed N]\n\n"
-                 "Single-threaded speed figures, one per line as `name value unit`:\n"
-                 "  playouts_9x9    light random playouts per second, empty 9x9\n"
-                 "  playouts_19x19  light random playouts per second, empty 19x19\n"
-                 "  legal_checks    board legality checks per second\n"
-                 "  sgf_parse       SGF reader throughput in MB/s\n\n"
-                 "options:\n"
-                 "  --seconds S     time spent on each figure (default 3)\n"
-                 "  --only NAME     measure only that figure\n"
-                 "  --seed N        random seed (default 1)\n");
-}
+static const char bench_synopsis[] =
+    "usage: tengen bench [--seconds S] [--only NAME] [--seed N]\n\n"
+    "Single-threaded speed figures, one per line as `name value unit`:\n"
+    "  playouts_9x9    light random playouts per second, empty 9x9\n"
+    "  playouts_19x19  light random playouts per second, empty 19x19\n"
+    "  legal_checks    board legality checks per second\n"
+    "  sgf_parse       SGF reader throughput in MB/s\n\n";
 
 int cmd_bench(int argc, char **argv)
 {
     int seconds = 3;
     const char *only = NULL;
-    unsigned long long seed = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            bench_usage(stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "tengen bench: unknown or incomplete option '%s'\n", argv[i]);
-            return 2;
-        }
-        const char *a = argv[i], *v = argv[++i];
-        if (!strcmp(a, "--seconds")) {
-            if (cli_parse_int(v, 1, 3600, &seconds))
-            { cli_bad_value("bench", a, v); return 2; }
-        } else if (!strcmp(a, "--only")) {
-            only = v;
-        } else if (!strcmp(a, "--seed")) {
-            seed = strtoull(v, NULL, 10);
-        } else {
-            fprintf(stderr, "tengen bench: unknown option '%s'\n", a);
-            return 2;
-        }
-    }
+    uint64_t seed = 1;
+    const cli_option options[] = {
+        {"--seconds", NULL, CLI_INT, "S", 1, 3600, NULL, NULL, NULL, &seconds,
+         "time spent on each figure, 1..3600 (default 3)"},
+        {"--only", NULL, CLI_TEXT, "NAME", 0, 0, NULL, NULL, NULL, &only, "measure only that figure"},
+        CLI_OPT_SEED(&seed, "random seed (default 1)"),
+    };
+    const cli_command cmd = {.name = "bench", .synopsis = bench_synopsis, .options = options,
+                             .option_count = CLI_COUNT(options)};
+    int r = cli_parse(&cmd, argc, argv);
+    if (r)
+        return r == CLI_HELP ? 0 : 2;
     tg_rng rng;
     tg_rng_seed(&rng, seed);
     const struct {

@@ -20,72 +20,12 @@
 
 #include "cli/commands.h"
 #include "cli/gtp_analyze.h"
-#include "cli/cli_util.h"
+#include "cli/cli_options.h"
 #include "cli/gtp_player.h"
 #include "tengen/gtp.h"
 
 /* loadsgf refuses files larger than this. */
 #define MAX_SGF_FILE (64u << 20)
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tengen gtp [options]\n\n"
-            "Speak the Go Text Protocol version 2 on stdin/stdout.\n\n"
-            "options:\n"
-            "  --rules TEXT    ruleset: a preset (chinese, japanese, korean, aga,\n"
-            "                  new-zealand, tromp-taylor, ancient) and/or key=value\n"
-            "                  overrides, e.g. --rules 'japanese ko=positional';\n"
-            "                  may be repeated (default: chinese)\n"
-            "  --komi K        komi, an integer or half-integer (default: the rules')\n"
-            "  --size N        initial board size, 2..25 (default: 19)\n"
-            "  --seed N        random seed for move generation (default: 1); final_score\n"
-            "                  and final_status_list count as tengen score does, one\n"
-            "                  answer per position\n"
-            "  --playouts N    playouts per move; with a\n"
-            "                  clock or --time-per-move, whichever limit comes first\n"
-            "                  (default: the clock decides; without one 10000 playouts\n"
-            "                  or 10 s a move)\n"
-            "  --time-per-move S  seconds per move, ignoring the clock\n"
-            "  --threads N     search threads (default: 1)\n"
-            "  --max-memory MB memory for the search tree in MiB (default: 256); a full\n"
-            "                  tree stops growing, it never fails\n"
-            "  --resign-threshold X  resign when the winrate is below X three moves in a\n"
-            "                  row, past the first quarter of the board (0..1, 0: never;\n"
-            "                  default: 0.1)\n"
-            "  --lag S         seconds kept in reserve on every move for the lag between\n"
-            "                  the controller's clock and ours (default: 0.3)\n"
-            "  --value on|off|auto  the learned value function beside the playouts, where\n"
-            "                  one was trained for the board and komi (9x9, komi 7.5);\n"
-            "                  auto (the default): on when a move's budget is a playout\n"
-            "                  count alone (--playouts), off under a clock or\n"
-            "                  --time-per-move, where its cost outweighs it\n"
-            "  --model FILE    the move model's weights from FILE (a weights file that\n"
-            "                  tools/train_model writes) instead of the built-in ones\n"
-            "  --value-net FILE  a value network (a weights file of tools/train_value.py)\n"
-            "                  for the board size and komi it names, before the built-in\n"
-            "  --player NAME   mcts (the tree search, default) or baseline (the flat\n"
-            "                  Monte-Carlo player of the core, fast, for tests)\n"
-            "  -h, --help      show this help\n\n"
-            "Besides the standard commands, tengen answers kgs-rules, kgs-time_settings,\n"
-            "kgs-genmove_cleanup, printsgf, is_legal, list_stones, captures and\n"
-            "tengen-rules [NAME | key=value ...]; `list_commands` lists them all.\n\n"
-            "Analysis for GUIs (with the tree search):\n"
-            "  lz-analyze [COLOR] [INTERVAL] [minmoves N] [maxmoves N]\n"
-            "  kata-analyze [COLOR] [INTERVAL] [minmoves N] [maxmoves N] [ownership true]\n"
-            "                  search and print a line of candidates (visits, winrate,\n"
-            "                  principal variation; KataGo's format adds the score lead\n"
-            "                  and ownership) every INTERVAL centiseconds until the next\n"
-            "                  command arrives; --playouts, if given, caps the search\n"
-            "  lz-genmove_analyze [COLOR] [INTERVAL] ..., kata-genmove_analyze ...\n"
-            "                  genmove (same limits, pass and resignation; the move is\n"
-            "                  played) printing those lines while it searches, then\n"
-            "                  'play MOVE'; input does not stop it\n"
-            "  gogui-analyze_commands, gogui-ownership [COLOR], tengen-candidates [COLOR]\n"
-            "                  GoGui's analyze commands (ownership as influence, the\n"
-            "                  best moves' winrates); gogui-interrupt: a '# interrupt'\n"
-            "                  line stops their search\n");
-}
 
 /* ---- Files ---------------------------------------------------------------- */
 
@@ -138,150 +78,90 @@ static tg_status write_file(void *ctx, const char *path, const char *data, size_
 
 /* ---- Options -------------------------------------------------------------- */
 
-/* The value of option `name` at argv[*i] ("--name V" or "--name=V"), or
- * NULL when argv[*i] is another option. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = true;
-        return NULL;
-    }
-    return argv[++*i];
-}
+static const char gtp_synopsis[] =
+    "usage: tengen gtp [options]\n\n"
+    "Speak the Go Text Protocol version 2 on stdin/stdout.\n\n";
+static const char gtp_epilogue[] =
+    "Besides the standard commands, tengen answers kgs-rules, kgs-time_settings,\n"
+    "kgs-genmove_cleanup, printsgf, is_legal, list_stones, captures and\n"
+    "tengen-rules [NAME | key=value ...]; `list_commands` lists them all.\n\n"
+    "Analysis for GUIs (with the tree search):\n"
+    "  lz-analyze [COLOR] [INTERVAL] [minmoves N] [maxmoves N]\n"
+    "  kata-analyze [COLOR] [INTERVAL] [minmoves N] [maxmoves N] [ownership true]\n"
+    "                  search and print a line of candidates (visits, winrate,\n"
+    "                  principal variation; KataGo's format adds the score lead\n"
+    "                  and ownership) every INTERVAL centiseconds until the next\n"
+    "                  command arrives; --playouts, if given, caps the search\n"
+    "  lz-genmove_analyze [COLOR] [INTERVAL] ..., kata-genmove_analyze ...\n"
+    "                  genmove (same limits, pass and resignation; the move is\n"
+    "                  played) printing those lines while it searches, then\n"
+    "                  'play MOVE'; input does not stop it\n"
+    "  gogui-analyze_commands, gogui-ownership [COLOR], tengen-candidates [COLOR]\n"
+    "                  GoGui's analyze commands (ownership as influence, the\n"
+    "                  best moves' winrates); gogui-interrupt: a '# interrupt'\n"
+    "                  line stops their search\n";
 
-static bool parse_count(const char *s, long long max, long long *out)
-{
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (!*s || *end || v < 0 || v > max)
-        return false;
-    *out = v;
-    return true;
-}
+static const char *const value_choices[] = {"off", "on", "auto", NULL}; /* tg_value_mode's order */
 
-/* Fills opt from the command line; prints why and returns false on error. */
-static bool parse_seconds(const char *s, double max, double *out)
+/* The engine's and the search's options from the command line: 0,
+ * CLI_HELP or CLI_USAGE_ERROR (cli_options.h). */
+static int parse_options(int argc, char **argv, tg_gtp_options *opt, gtp_player_config *cfg)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (!*s || *end || !(v >= 0) || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* The search's options; false when argv[*i] is not one of them. */
-static bool parse_search_option(int argc, char **argv, int *i, gtp_player_config *cfg, bool *ok)
-{
-    bool missing = false;
-    const char *v;
-    long long n;
-    double x;
-    *ok = true;
-    if ((v = option_value(argc, argv, i, "--threads", &missing))) {
-        if (!(*ok = parse_count(v, 64, &n) && n >= 1))
-            fprintf(stderr, "tengen gtp: --threads must be 1..64\n");
-        else
-            cfg->search.threads = (int)n;
-    } else if ((v = option_value(argc, argv, i, "--max-memory", &missing))) {
-        if (!(*ok = parse_count(v, 1 << 20, &n) && n >= 2))
-            fprintf(stderr, "tengen gtp: --max-memory must be 2..1048576 (MiB)\n");
-        else
-            cfg->search.max_memory = (size_t)n << 20;
-    } else if ((v = option_value(argc, argv, i, "--time-per-move", &missing))) {
-        if (!(*ok = parse_seconds(v, 86400, &cfg->time_per_move)))
-            fprintf(stderr, "tengen gtp: --time-per-move must be 0..86400 seconds\n");
-    } else if ((v = option_value(argc, argv, i, "--lag", &missing))) {
-        if (!(*ok = parse_seconds(v, 60, &cfg->lag)))
-            fprintf(stderr, "tengen gtp: --lag must be 0..60 seconds\n");
-    } else if ((v = option_value(argc, argv, i, "--resign-threshold", &missing))) {
-        if (!(*ok = parse_seconds(v, 1, &x)))
-            fprintf(stderr, "tengen gtp: --resign-threshold must be 0..1\n");
-        else
-            cfg->search.resign_threshold = x;
-    } else if ((v = option_value(argc, argv, i, "--value", &missing))) {
-        if (!strcmp(v, "on"))
-            cfg->search.value_function = TG_VALUE_ON;
-        else if (!strcmp(v, "off"))
-            cfg->search.value_function = TG_VALUE_OFF;
-        else if (!strcmp(v, "auto"))
-            cfg->search.value_function = TG_VALUE_AUTO;
-        else {
-            *ok = false;
-            fprintf(stderr, "tengen gtp: --value must be on, off or auto\n");
-        }
-    } else if ((v = option_value(argc, argv, i, "--model", &missing))) {
-        *ok = cli_load_weights("gtp", "--model", v) == 0;
-    } else if ((v = option_value(argc, argv, i, "--value-net", &missing))) {
-        *ok = cli_load_weights("gtp", "--value-net", v) == 0;
-    } else if ((v = option_value(argc, argv, i, "--player", &missing))) {
-        cfg->baseline = !strcmp(v, "baseline");
-        if (!(*ok = cfg->baseline || !strcmp(v, "mcts")))
-            fprintf(stderr, "tengen gtp: --player must be mcts or baseline\n");
-    } else {
-        if (missing) {
-            fprintf(stderr, "tengen gtp: missing value for '%s'\n", argv[*i]);
-            *ok = false;
-            return true;
-        }
-        return false;
-    }
-    return true;
-}
-
-static bool parse_options(int argc, char **argv, tg_gtp_options *opt, gtp_player_config *cfg,
-                          const char **komi)
-{
-    for (int i = 1; i < argc; i++) {
-        bool missing = false;
-        const char *v;
-        long long n;
-        char err[160] = "";
-        bool ok;
-        if (parse_search_option(argc, argv, &i, cfg, &ok)) {
-            if (!ok)
-                return false;
-        } else if ((v = option_value(argc, argv, &i, "--rules", &missing))) {
-            if (tg_rules_apply(&opt->rules, v, err, sizeof err) != TG_OK) {
-                fprintf(stderr, "tengen gtp: --rules: %s\n", err[0] ? err : "invalid rules");
-                return false;
-            }
-        } else if ((v = option_value(argc, argv, &i, "--komi", &missing))) {
-            *komi = v;
-        } else if ((v = option_value(argc, argv, &i, "--size", &missing))) {
-            if (!parse_count(v, TG_MAX_SIZE, &n) || n < TG_MIN_SIZE) {
-                fprintf(stderr, "tengen gtp: --size must be %d..%d\n", TG_MIN_SIZE, TG_MAX_SIZE);
-                return false;
-            }
-            opt->size = (int)n;
-        } else if ((v = option_value(argc, argv, &i, "--seed", &missing))) {
-            if (!parse_count(v, INT64_MAX, &n)) {
-                fprintf(stderr, "tengen gtp: --seed must be a non-negative integer\n");
-                return false;
-            }
-            opt->seed = (uint64_t)n;
-            cfg->search.seed = (uint64_t)n;
-        } else if ((v = option_value(argc, argv, &i, "--playouts", &missing))) {
-            if (!parse_count(v, 1000000000, &n)) {
-                fprintf(stderr, "tengen gtp: --playouts must be a non-negative integer\n");
-                return false;
-            }
-            opt->playouts = (int)n;
-            cfg->playouts = (int)n;
-        } else {
-            fprintf(stderr, "tengen gtp: %s '%s'\n", missing ? "missing value for" : "unknown option",
-                    argv[i]);
-            return false;
-        }
-    }
-    return true;
+    int playouts = 0, max_memory_mb = (int)(cfg->search.max_memory >> 20), player = 0;
+    int value = (int)cfg->search.value_function;
+    uint64_t seed = opt->seed;
+    cli_komi komi = {0};
+    const cli_option options[] = {
+        CLI_OPT_RULES(&opt->rules, "ruleset: a preset (chinese, japanese, korean, aga,\n"
+                                   "new-zealand, tromp-taylor, ancient) and/or key=value\n"
+                                   "overrides, e.g. --rules 'japanese ko=positional';\n"
+                                   "may be repeated (default: chinese)"),
+        CLI_OPT_KOMI(&komi, "komi, an integer or half-integer (default: the rules')"),
+        CLI_OPT_SIZE(&opt->size, "initial board size, 2..25 (default: 19)"),
+        CLI_OPT_SEED(&seed, "random seed for move generation (default: 1); final_score\n"
+                            "and final_status_list count as tengen score does, one\n"
+                            "answer per position"),
+        CLI_OPT_PLAYOUTS(&playouts, "playouts per move, 1..1000000000; with a clock or\n"
+                                    "--time-per-move, whichever limit comes first\n"
+                                    "(default: the clock decides; without one 10000 playouts\n"
+                                    "or 10 s a move)"),
+        CLI_OPT_TIME_PER_MOVE(&cfg->time_per_move, "seconds per move, ignoring the clock (0: the clock)"),
+        CLI_OPT_THREADS(&cfg->search.threads, "search threads, 1..64 (default: 1)"),
+        CLI_OPT_MAX_MEMORY(&max_memory_mb, "memory for the search tree in MiB, 2..1048576 (default:\n"
+                                           "256); a full tree stops growing, it never fails"),
+        {"--resign-threshold", NULL, CLI_REAL, "X", 0, 1, NULL, NULL, NULL, &cfg->search.resign_threshold,
+         "resign when the winrate is below X three moves in a\n"
+         "row, past the first quarter of the board (0..1, 0: never;\n"
+         "default: 0.1)"},
+        {"--lag", NULL, CLI_REAL, "S", 0, 60, NULL, NULL, NULL, &cfg->lag,
+         "seconds kept in reserve on every move for the lag between\n"
+         "the controller's clock and ours, 0..60 (default: 0.3)"},
+        {"--value", NULL, CLI_CHOICE, "on|off|auto", 0, 0, value_choices, NULL, NULL, &value,
+         "the learned value function beside the playouts, where\n"
+         "one was trained for the board and komi (9x9, komi 7.5);\n"
+         "auto (the default): on when a move's budget is a playout\n"
+         "count alone (--playouts), off under a clock or\n"
+         "--time-per-move, where its cost outweighs it"},
+        CLI_OPT_MODEL("the move model's weights from FILE (a weights file that\n"
+                      "tools/train_model writes) instead of the built-in ones"),
+        CLI_OPT_VALUE_NET("a value network (a weights file of tools/train_value.py)\n"
+                          "for the board size and komi it names, before the built-in"),
+        CLI_OPT_PLAYER(&player, "mcts (the tree search, default) or baseline (the flat\n"
+                                "Monte-Carlo player of the core, fast, for tests)"),
+    };
+    const cli_command cmd = {.name = "gtp", .synopsis = gtp_synopsis, .epilogue = gtp_epilogue, .options = options,
+                             .option_count = CLI_COUNT(options)};
+    int r = cli_parse(&cmd, argc, argv);
+    if (r)
+        return r;
+    opt->playouts = cfg->playouts = playouts;
+    opt->seed = cfg->search.seed = seed;
+    cfg->search.max_memory = (size_t)max_memory_mb << 20;
+    cfg->search.value_function = (tg_value_mode)value;
+    cfg->baseline = player == 1;
+    if (komi.given)
+        opt->rules.komi2 = komi.komi2;
+    return 0;
 }
 
 /* ---- Main loop ------------------------------------------------------------ */
@@ -398,24 +278,13 @@ static void warn_on_stderr(void *ctx, const char *message)
 
 int cmd_gtp(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        }
     tg_gtp_options opt;
     tg_gtp_options_default(&opt);
     gtp_player_config cfg;
     gtp_player_config_default(&cfg);
-    const char *komi = NULL;
-    if (!parse_options(argc, argv, &opt, &cfg, &komi)) {
-        fprintf(stderr, "`tengen gtp --help` lists the options.\n");
-        return 2;
-    }
-    if (komi && tg_komi_parse(komi, &opt.rules.komi2) != TG_OK) {
-        fprintf(stderr, "tengen gtp: --komi must be an integer or half-integer, |komi| <= 400\n");
-        return 2;
-    }
+    int r = parse_options(argc, argv, &opt, &cfg);
+    if (r)
+        return r == CLI_HELP ? 0 : 2;
     opt.read_file = read_file;
     opt.write_file = write_file;
     opt.warn = warn_on_stderr;

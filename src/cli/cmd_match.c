@@ -18,11 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli_options.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "tengen/referee.h"
 
 #define MAX_ENGINES 32
+#define MATCH_RULES_TEXT 512 /* the --rules texts together */
 
 typedef struct match_options {
     tg_match_engine engines[MAX_ENGINES];
@@ -37,144 +39,64 @@ typedef struct match_options {
     uint64_t seed;
 } match_options;
 
-static void match_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tengen match --engine NAME=COMMAND --engine NAME=COMMAND [options]\n\n"
-            "Referee games between GTP engines: every move checked under the rules, the\n"
-            "clock kept and enforced by the referee, crashes, hangs, garbage and illegal\n"
-            "moves lost by forfeit (the engine is restarted and the match goes on).  An\n"
-            "illegal move forfeits (reason \"illegal\") whatever the ruleset's own policy,\n"
-            "unless --rules names another one with illegal=reject or illegal=void.\n\n"
-            "engines and schedule:\n"
-            "  --engine NAME=CMD   an engine: a name and the shell command that starts it\n"
-            "                      (twice for a match, more with --tournament)\n"
-            "  --tournament T      round-robin (every pair) or gauntlet (the first engine\n"
-            "                      against each other one); needed with 3 or more engines\n"
-            "  --games N           games per pair of engines (default 2)\n"
-            "  --colors C          alternate (default: each pair swaps colours every game,\n"
-            "                      each opening played once with each colour) or nigiri\n"
-            "                      (a random draw per game, R1, recorded by its seed)\n"
-            "  --openings FILE     openings: an SGF collection (the main line of each game)\n"
-            "                      or one opening a line (\"D4 Q16 C3\", Black first)\n"
-            "  --opening-moves N   use at most N moves of each SGF opening (default all)\n"
-            "  -j, --jobs N        games played at once (default 1); each has its own\n"
-            "                      engine processes\n"
-            "  --seed N            match seed: per-game seeds, nigiri (default 1); the same\n"
-            "                      options give the same schedule, so --resume is exact\n\n"
-            "rules:\n"
-            "  --size N            board size, 2..25 (default 19)\n"
-            "  --rules R           ruleset preset and key=value overrides, e.g. \"japanese\",\n"
-            "                      \"chinese illegal=void\" (default chinese); the illegal=\n"
-            "                      option is the referee's policy: reject, void, or lose\n"
-            "                      (the default here, as engine referees do)\n"
-            "  --komi K            komi (default: the rules')\n"
-            "  --handicap N        fixed handicap stones, 2..9 (default none)\n"
-            "  --time SPEC         none (default), absolute:300, byoyomi:600+5x30,\n"
-            "                      canadian:600+25/600, periods:3600+15/600, fischer:300+10,\n"
-            "                      fischer:300+10max600, simple:10; seconds, decimals allowed;\n"
-            "                      ',pass' after byoyomi/simple: overrunning the last period\n"
-            "                      is a pass, not a loss\n"
-            "  --lag MS            lag allowance per move in milliseconds (default 0)\n"
-            "  --prediction-time S free-opening: each engine's time to predict (002\n"
-            "                      §5.3.3; default a tenth of the clock's time, at least\n"
-            "                      10 s; 0: none, --timeout bounds it)\n"
-            "  --timeout MS        longest wait for an answer no clock bounds: setup,\n"
-            "                      scoring, genmove under --time none (default 60000; 0: for ever)\n"
-            "  --move-cap N        moves after which a game is adjudicated by tengen's\n"
-            "                      estimator (default 4 x size x size)\n"
-            "  --dispute D         when the engines' final_status_list dead disagree:\n"
-            "                      cleanup (default: play on with kgs-genmove_cleanup, or\n"
-            "                      genmove, then count; the estimator if still disputed) or\n"
-            "                      estimate (tengen's estimator at once)\n\n"
-            "output:\n"
-            "  --sgf-dir DIR       one SGF per game, DIR/game-NNNNN.sgf (clock after every move)\n"
-            "  --results FILE      one JSON object a line per finished game\n"
-            "  --resume            continue the match recorded in --results FILE: its games\n"
-            "                      are counted, the missing ones played\n"
-            "  --sprt E0,E1,A,B    stop as soon as the SPRT decides between Elo E0 and E1\n"
-            "                      (first engine over second) with error rates A and B\n"
-            "  --engine-stderr S   engines' stderr: discard (default), inherit, or a file\n"
-            "                      to append to\n"
-            "  --quiet             no progress line\n"
-            "  -h, --help          this text\n\n"
-            "Ctrl-C stops cleanly: finished games are written, games in progress dropped,\n"
-            "engines killed; --resume continues.  Exit status 0, 1 on an error, 130 when\n"
-            "interrupted.\n");
-}
-
 /* ---- Options ------------------------------------------------------------------ */
 
-static int add_engine(match_options *o, const char *spec)
+static const char match_synopsis[] =
+    "usage: tengen match --engine NAME=COMMAND --engine NAME=COMMAND [options]\n\n"
+    "Referee games between GTP engines: every move checked under the rules, the\n"
+    "clock kept and enforced by the referee, crashes, hangs, garbage and illegal\n"
+    "moves lost by forfeit (the engine is restarted and the match goes on).  An\n"
+    "illegal move forfeits (reason \"illegal\") whatever the ruleset's own policy,\n"
+    "unless --rules names another one with illegal=reject or illegal=void.\n\n";
+static const char match_epilogue[] =
+    "Ctrl-C stops cleanly: finished games are written, games in progress dropped,\n"
+    "engines killed; --resume continues.  Exit status 0, 1 on an error, 2 on bad\n"
+    "usage, 130 when interrupted.\n";
+
+static const char *const tournament_choices[] = {"round-robin", "gauntlet", NULL};
+static const char *const colors_choices[] = {"alternate", "nigiri", NULL};
+static const char *const dispute_choices[] = {"cleanup", "estimate", NULL};
+
+/* --engine NAME=COMMAND, into match_options. */
+static int read_engine(void *dest, const char *spec, char *err, size_t errlen)
 {
+    match_options *o = dest;
     const char *eq = strchr(spec, '=');
-    if (!eq || eq == spec || !eq[1] || (size_t)(eq - spec) >= sizeof o->engines[0].name ||
-        o->engine_count == MAX_ENGINES)
-        return cli_bad_value("match", "--engine", spec);
-    tg_match_engine *e = &o->engines[o->engine_count++];
+    if (!eq || eq == spec || !eq[1] || (size_t)(eq - spec) >= sizeof o->engines[0].name)
+        return -1;
+    if (o->engine_count == MAX_ENGINES) {
+        snprintf(err, errlen, "at most %d engines", MAX_ENGINES);
+        return -1;
+    }
+    tg_match_engine *e = &o->engines[o->engine_count];
     snprintf(e->name, sizeof e->name, "%.*s", (int)(eq - spec), spec);
     e->command = eq + 1;
-    for (int i = 0; i + 1 < o->engine_count; i++)
+    for (int i = 0; i < o->engine_count; i++)
         if (!strcmp(o->engines[i].name, e->name)) {
-            fprintf(stderr, "tengen match: two engines are named '%s'\n", e->name);
+            snprintf(err, errlen, "two engines are named '%s'", e->name);
             return -1;
         }
+    o->engine_count++;
     return 0;
 }
 
-static int parse_choice(const char *value, const char *option, const char *a, const char *b,
-                        bool *second)
+/* --rules, gathered: applied once all are read (check_options). */
+static int read_rules_text(void *dest, const char *value, char *err, size_t errlen)
 {
-    if (!strcmp(value, a) || !strcmp(value, b)) {
-        *second = !strcmp(value, b);
-        return 0;
-    }
-    return cli_bad_value("match", option, value);
+    char *rules = dest;
+    (void)err, (void)errlen;
+    size_t used = strlen(rules);
+    snprintf(rules + used, MATCH_RULES_TEXT - used, " %s", value);
+    return 0;
 }
 
-/* One option with its value; -1 on a bad one, 1 when unknown. */
-static int parse_valued(match_options *o, const char *opt, const char *v, char *rules, int *komi2)
+/* --sprt, into match_options. */
+static int read_sprt(void *dest, const char *value, char *err, size_t errlen)
 {
-    char err[160];
-    int n, rc = 0;
-    bool second = false;
-    if (!strcmp(opt, "--engine")) return add_engine(o, v);
-    if (!strcmp(opt, "--tournament")) {
-        rc = parse_choice(v, opt, "round-robin", "gauntlet", &second);
-        o->tournament = second ? TG_TOURNAMENT_GAUNTLET : TG_TOURNAMENT_ROUND_ROBIN;
-        o->tournament_given = true;
-        return rc;
-    }
-    if (!strcmp(opt, "--games")) return cli_parse_int(v, 1, 1000000, &o->games) ? cli_bad_value("match", opt, v) : 0;
-    if (!strcmp(opt, "-j") || !strcmp(opt, "--jobs")) return cli_parse_int(v, 1, 256, &o->jobs) ? cli_bad_value("match", opt, v) : 0;
-    if (!strcmp(opt, "--colors")) return parse_choice(v, opt, "alternate", "nigiri", &o->nigiri);
-    if (!strcmp(opt, "--openings")) { o->openings_path = v; return 0; }
-    if (!strcmp(opt, "--opening-moves")) return cli_parse_int(v, 0, 10000, &o->opening_moves) ? cli_bad_value("match", opt, v) : 0;
-    if (!strcmp(opt, "--seed")) { char *end; errno = 0; o->seed = strtoull(v, &end, 10); return errno || *end || end == v ? cli_bad_value("match", opt, v) : 0; }
-    if (!strcmp(opt, "--size")) return cli_parse_int(v, TG_MIN_SIZE, TG_MAX_SIZE, &o->game.size) ? cli_bad_value("match", opt, v) : 0;
-    if (!strcmp(opt, "--rules")) { snprintf(rules + strlen(rules), 512 - strlen(rules), " %s", v); return 0; }
-    if (!strcmp(opt, "--komi")) return tg_komi_parse(v, komi2) != TG_OK ? cli_bad_value("match", opt, v) : 0;
-    if (!strcmp(opt, "--handicap")) return cli_parse_int(v, 2, 9, &o->game.handicap) ? cli_bad_value("match", opt, v) : 0;
-    if (!strcmp(opt, "--time")) {
-        if (tg_time_control_parse(v, &o->game.time, err, sizeof err) == TG_OK)
-            return 0;
-        fprintf(stderr, "tengen match: --time %s: %s\n", v, err);
-        return -1;
-    }
-    if (!strcmp(opt, "--lag")) { rc = cli_parse_int(v, 0, 600000, &n); o->game.lag_ms = n; return rc ? cli_bad_value("match", opt, v) : 0; }
-    if (!strcmp(opt, "--prediction-time")) {
-        rc = cli_parse_int(v, 0, 86400, &n);
-        o->game.prediction_ms = n > 0 ? (int64_t)n * 1000 : -1;
-        return rc ? cli_bad_value("match", opt, v) : 0;
-    }
-    if (!strcmp(opt, "--timeout")) return cli_parse_int(v, 0, 86400000, &o->game.timeout_ms) ? cli_bad_value("match", opt, v) : 0;
-    if (!strcmp(opt, "--move-cap")) return cli_parse_int(v, 1, 100000, &o->game.move_cap) ? cli_bad_value("match", opt, v) : 0;
-    if (!strcmp(opt, "--dispute")) { rc = parse_choice(v, opt, "cleanup", "estimate", &second); o->game.dispute = second ? TG_DISPUTE_ESTIMATE : TG_DISPUTE_CLEANUP; return rc; }
-    if (!strcmp(opt, "--sgf-dir")) { o->sgf_dir = v; return 0; }
-    if (!strcmp(opt, "--results")) { o->results_path = v; return 0; }
-    if (!strcmp(opt, "--sprt")) { o->sprt_on = true; return tg_sprt_parse(v, &o->sprt) != TG_OK ? cli_bad_value("match", opt, v) : 0; }
-    if (!strcmp(opt, "--engine-stderr")) { o->engine_stderr = !strcmp(v, "discard") ? NULL : !strcmp(v, "inherit") ? "-" : v; return 0; }
-    return 1;
+    match_options *o = dest;
+    (void)err, (void)errlen;
+    o->sprt_on = true;
+    return tg_sprt_parse(value, &o->sprt) == TG_OK ? 0 : -1;
 }
 
 static void defaults(match_options *o)
@@ -200,62 +122,118 @@ static bool names_illegal_policy(const char *rules)
 }
 
 /* Cross-option checks; 0 when the options make a match. */
-static int check_options(match_options *o, const char *rules, int komi2)
+static int check_options(const cli_command *cmd, match_options *o, const char *rules, const cli_komi *komi)
 {
     char err[160];
-    if (rules[0] && tg_rules_apply(&o->game.rules, rules, err, sizeof err) != TG_OK) {
-        fprintf(stderr, "tengen match: --rules: %s\n", err);
-        return -1;
-    }
-    if (komi2 != INT32_MIN)
-        o->game.rules.komi2 = komi2;
+    if (rules[0] && tg_rules_apply(&o->game.rules, rules, err, sizeof err) != TG_OK)
+        return cli_usage_error(cmd, "bad value '%s' for --rules: %s", rules + 1, err);
+    if (komi->given)
+        o->game.rules.komi2 = komi->komi2;
     /* The human policies of R6 (void, warnings) are for people at a board;
      * engine referees (CGOS, KGS, gogui-twogtp) forfeit an illegal move. */
     if (!names_illegal_policy(rules))
         o->game.rules.illegal = TG_ILLEGAL_LOSE;
-    if (o->engine_count < 2) {
-        fprintf(stderr, "tengen match: give at least two --engine NAME=COMMAND\n");
-        return -1;
-    }
-    if (o->engine_count > 2 && !o->tournament_given) {
-        fprintf(stderr, "tengen match: %d engines need --tournament round-robin|gauntlet\n",
-                o->engine_count);
-        return -1;
-    }
+    if (o->engine_count < 2)
+        return cli_usage_error(cmd, "give at least two --engine NAME=COMMAND");
+    if (o->engine_count > 2 && !o->tournament_given)
+        return cli_usage_error(cmd, "%d engines need --tournament round-robin|gauntlet", o->engine_count);
     if (!o->tournament_given)
         o->tournament = TG_TOURNAMENT_MATCH;
-    if (o->resume && !o->results_path) {
-        fprintf(stderr, "tengen match: --resume needs --results FILE\n");
-        return -1;
-    }
+    if (o->resume && !o->results_path)
+        return cli_usage_error(cmd, "--resume needs --results FILE");
     return 0;
 }
 
+/* 0, CLI_HELP or CLI_USAGE_ERROR (cli_options.h). */
 static int parse_match_options(int argc, char **argv, match_options *o)
 {
     defaults(o);
-    char rules[512] = "";
-    int komi2 = INT32_MIN;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            match_usage(stdout);
-            return 1;
-        }
-        if (!strcmp(a, "--resume")) { o->resume = true; continue; }
-        if (!strcmp(a, "--quiet")) { o->quiet = true; continue; }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "tengen match: %s needs a value (or is unknown; see --help)\n", a);
-            return -1;
-        }
-        int rc = parse_valued(o, a, argv[i + 1], rules, &komi2);
-        if (rc > 0)
-            fprintf(stderr, "tengen match: unknown option '%s' (see --help)\n", a);
-        if (rc)
-            return -1;
-        i++;
-    }
-    return check_options(o, rules, komi2);
+    char rules[MATCH_RULES_TEXT] = "";
+    cli_komi komi = {0};
+    int tournament = -1, colors = 0, dispute = 0, lag_ms = 0, prediction_s = -1;
+    const char *engine_stderr = "discard";
+    const cli_option options[] = {
+        {"--engine", NULL, CLI_CALL, "NAME=CMD", 0, 0, NULL, read_engine, "NAME=COMMAND", o,
+         "an engine: a name and the shell command that starts it\n"
+         "(twice for a match, more with --tournament)"},
+        {"--tournament", NULL, CLI_CHOICE, "T", 0, 0, tournament_choices, NULL, NULL, &tournament,
+         "round-robin (every pair) or gauntlet (the first engine\n"
+         "against each other one); needed with 3 or more engines"},
+        {"--games", NULL, CLI_INT, "N", 1, 1000000, NULL, NULL, NULL, &o->games,
+         "games per pair of engines (default 2)"},
+        {"--colors", NULL, CLI_CHOICE, "C", 0, 0, colors_choices, NULL, NULL, &colors,
+         "alternate (default: each pair swaps colours every game,\n"
+         "each opening played once with each colour) or nigiri\n"
+         "(a random draw per game, R1, recorded by its seed)"},
+        {"--openings", NULL, CLI_TEXT, "FILE", 0, 0, NULL, NULL, NULL, &o->openings_path,
+         "openings: an SGF collection (the main line of each game)\n"
+         "or one opening a line (\"D4 Q16 C3\", Black first)"},
+        {"--opening-moves", NULL, CLI_INT, "N", 0, 10000, NULL, NULL, NULL, &o->opening_moves,
+         "use at most N moves of each SGF opening (default all)"},
+        {"--jobs", "-j", CLI_INT, "N", 1, 256, NULL, NULL, NULL, &o->jobs,
+         "games played at once (default 1); each has its own\n"
+         "engine processes"},
+        CLI_OPT_SEED(&o->seed, "match seed: per-game seeds, nigiri (default 1); the same\n"
+                               "options give the same schedule, so --resume is exact"),
+        CLI_OPT_SIZE(&o->game.size, "board size, 2..25 (default 19)"),
+        {"--rules", NULL, CLI_CALL, "R", 0, 0, NULL, read_rules_text, "a ruleset", rules,
+         "ruleset preset and key=value overrides, e.g. \"japanese\",\n"
+         "\"chinese illegal=void\" (default chinese); the illegal=\n"
+         "option is the referee's policy: reject, void, or lose\n"
+         "(the default here, as engine referees do)"},
+        CLI_OPT_KOMI(&komi, "komi (default: the rules')"),
+        CLI_OPT_HANDICAP(&o->game.handicap, "fixed handicap stones, 2..9 (default none)"),
+        CLI_OPT_TIME(&o->game.time, "none (default), absolute:300, byoyomi:600+5x30,\n"
+                                    "canadian:600+25/600, periods:3600+15/600, fischer:300+10,\n"
+                                    "fischer:300+10max600, simple:10; seconds, decimals allowed;\n"
+                                    "',pass' after byoyomi/simple: overrunning the last period\n"
+                                    "is a pass, not a loss"),
+        CLI_OPT_PREDICTION_TIME(&prediction_s, "free-opening: each engine's time to predict (002\n"
+                                               "§5.3.3; default a tenth of the clock's time, at least\n"
+                                               "10 s; 0: none, --timeout bounds it)"),
+        {"--lag", NULL, CLI_INT, "MS", 0, 600000, NULL, NULL, NULL, &lag_ms,
+         "lag allowance per move in milliseconds (default 0)"},
+        {"--timeout", NULL, CLI_INT, "MS", 0, 86400000, NULL, NULL, NULL, &o->game.timeout_ms,
+         "longest wait for an answer no clock bounds: setup,\n"
+         "scoring, genmove under --time none (default 60000; 0: for ever)"},
+        {"--move-cap", NULL, CLI_INT, "N", 1, 100000, NULL, NULL, NULL, &o->game.move_cap,
+         "moves after which a game is adjudicated by tengen's\n"
+         "estimator (default 4 x size x size)"},
+        {"--dispute", NULL, CLI_CHOICE, "D", 0, 0, dispute_choices, NULL, NULL, &dispute,
+         "when the engines' final_status_list dead disagree:\n"
+         "cleanup (default: play on with kgs-genmove_cleanup, or\n"
+         "genmove, then count; the estimator if still disputed) or\n"
+         "estimate (tengen's estimator at once)"},
+        {"--sgf-dir", NULL, CLI_TEXT, "DIR", 0, 0, NULL, NULL, NULL, &o->sgf_dir,
+         "one SGF per game, DIR/game-NNNNN.sgf (clock after every move)"},
+        {"--results", NULL, CLI_TEXT, "FILE", 0, 0, NULL, NULL, NULL, &o->results_path,
+         "one JSON object a line per finished game"},
+        {"--resume", NULL, CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &o->resume,
+         "continue the match recorded in --results FILE: its games\n"
+         "are counted, the missing ones played"},
+        {"--sprt", NULL, CLI_CALL, "E0,E1,A,B", 0, 0, NULL, read_sprt, "E0,E1,ALPHA,BETA", o,
+         "stop as soon as the SPRT decides between Elo E0 and E1\n"
+         "(first engine over second) with error rates A and B"},
+        {"--engine-stderr", NULL, CLI_TEXT, "S", 0, 0, NULL, NULL, NULL, &engine_stderr,
+         "engines' stderr: discard (default), inherit, or a file\n"
+         "to append to"},
+        {"--quiet", NULL, CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &o->quiet, "no progress line"},
+    };
+    const cli_command cmd = {.name = "match", .synopsis = match_synopsis, .epilogue = match_epilogue,
+                             .options = options, .option_count = CLI_COUNT(options)};
+    int r = cli_parse(&cmd, argc, argv);
+    if (r)
+        return r;
+    o->tournament_given = tournament >= 0;
+    o->tournament = tournament == 1 ? TG_TOURNAMENT_GAUNTLET : TG_TOURNAMENT_ROUND_ROBIN;
+    o->nigiri = colors == 1;
+    o->game.dispute = dispute == 1 ? TG_DISPUTE_ESTIMATE : TG_DISPUTE_CLEANUP;
+    o->game.lag_ms = lag_ms;
+    /* the referee's 0 is "from the clock", < 0 none */
+    o->game.prediction_ms = prediction_s > 0 ? (int64_t)prediction_s * 1000 : prediction_s == 0 ? -1 : 0;
+    o->engine_stderr = !strcmp(engine_stderr, "discard") ? NULL : !strcmp(engine_stderr, "inherit") ? "-"
+                                                                                                      : engine_stderr;
+    return check_options(&cmd, o, rules, &komi);
 }
 
 /* ---- The score ------------------------------------------------------------------ */
@@ -595,7 +573,7 @@ int cmd_match(int argc, char **argv)
     match_options o;
     int rc = parse_match_options(argc, argv, &o);
     if (rc)
-        return rc > 0 ? 0 : 2;
+        return rc == CLI_HELP ? 0 : 2;
     tg_openings openings;
     if (load_openings(&o, &openings) != 0 || prepare_output(&o) != 0)
         return 1;

@@ -7,7 +7,7 @@
  * stones are agreed (play_agreement.c); the game is written as SGF
  * when it ends (or is left: `quit`, the end of input, or Ctrl-C, which stops
  * the engine's thinking too), and the exit status is 1 if it could not be
- * (130 after Ctrl-C, the game saved).
+ * or if the engine's search failed (130 after Ctrl-C, the game saved).
  *
  * Moves go through the game-control layer (control.h), which runs the clock
  * of --time: both clocks are shown with the board, the byo-yomi calls are
@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/cli_options.h"
 #include "cli/cli_util.h"
 #include "cli/play_agreement.h"
 #include "cli/play_free_opening.h"
@@ -57,148 +58,71 @@ typedef struct play_options {
     int prediction_s;     /* free-opening: the person's time to predict; -1 from the clock, 0 none */
 } play_options;
 
-static void play_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tengen play [options]\n\n"
-            "Play a game against tengen's engine in the terminal.\n\n"
-            "options:\n"
-            "  --size N          board size, 2..25 (default 19)\n"
-            "  --color C         your colour: black or white (default black)\n"
-            "  --first WHO       under --rules free-opening, the first player: me, tengen or\n"
-            "                    lot (default); the predictions then decide the colours\n"
-            "  --prediction-time S  free-opening: your time to seal a prediction, from the\n"
-            "                    third stone if you are first, else the fourth (002 §5.3.3;\n"
-            "                    default a tenth of --time, at least 10 s; 0: none)\n"
-            "  --rules R         ruleset preset and key=value overrides, e.g. \"japanese\" or\n"
-            "                    \"chinese ko=situational\" (default chinese)\n"
-            "  --komi K          komi in points, integer or half-integer (default: the rules')\n"
-            "  --handicap N      fixed handicap stones for Black, 2..9 (default none)\n"
-            "  --sgf FILE        save the game there (default tengen-YYYYMMDD-HHMMSS.sgf)\n"
-            "  --seed N          random seed of the engine (default: from the clock)\n"
-            "  --playouts N      engine playouts per move (default: 10000, at most 5 s\n"
-            "                    a move; in a timed game the clock decides)\n"
-            "  --time-per-move S seconds the engine thinks per move\n"
-            "  --player NAME     mcts (the tree search, default) or baseline (the quick\n"
-            "                    flat Monte-Carlo player of the core)\n"
-            "  --threads N       search threads, 1..64 (default 1)\n"
-            "  --model FILE, --value-net FILE  learned weights from files instead of the\n"
-            "                    built-in ones (as tengen gtp --help says)\n"
-            "  --max-memory MB   memory for the search tree in MiB, 2..1048576 (default\n"
-            "                    256); a full tree is pruned, as in tengen gtp\n"
-            "  --time SPEC       clocks for both players (seconds): none, absolute:300,\n"
-            "                    byoyomi:600+5x30, canadian:600+25/600, periods:3600+15/600,\n"
-            "                    fischer:300+10[max600], simple:10; add ,pass to byoyomi or\n"
-            "                    simple to take an overrun of the last period as a pass\n"
-            "                    instead of a loss (default none; undo is off in timed games)\n"
-            "  --help            this text\n\n"
-            "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit.\n"
-            "After two passes tengen proposes the dead stones: accept them, or mark chains dead\n"
-            "or alive by a vertex and type done; if you disagree, play resumes (C9).\n");
-}
+static const char *const color_choices[] = {"black", "white", "b", "w", NULL};
+static const char *const first_choices[] = {"me", "tengen", "lot", NULL};
 
+static const char play_synopsis[] =
+    "usage: tengen play [options]\n\n"
+    "Play a game against tengen's engine in the terminal.\n\n";
+static const char play_epilogue[] =
+    "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit.\n"
+    "After two passes tengen proposes the dead stones: accept them, or mark chains dead\n"
+    "or alive by a vertex and type done; if you disagree, play resumes (C9).\n";
+
+/* 0, CLI_HELP or CLI_USAGE_ERROR (cli_options.h). */
 static int parse_play_options(int argc, char **argv, play_options *o)
 {
-    o->size = 19;
-    o->human = TG_BLACK;
-    o->first = -1;
-    o->prediction_s = -1;
+    *o = (play_options){.size = 19, .human = TG_BLACK, .seed = (uint64_t)time(NULL), .threads = 1,
+                        .max_memory_mb = 256, .time = {.system = TG_CLOCK_NONE}, .first = -1,
+                        .prediction_s = -1};
     tg_rules_default(&o->rules);
-    o->handicap = 0;
-    o->sgf_path = NULL;
-    o->seed = (uint64_t)time(NULL);
-    o->playouts = 0;
-    o->seconds = 0;
-    o->baseline = false;
-    o->threads = 1;
-    o->max_memory_mb = 256;
-    o->time = (tg_time_control){.system = TG_CLOCK_NONE};
-    int komi2 = 0;
-    bool komi_given = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        char err[400];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            play_usage(stdout);
-            return 1;
-        }
-        if (!v) {
-            fprintf(stderr, "tengen play: unknown or incomplete option '%s'\n", a);
-            return -1;
-        }
-        i++;
-        if (!strcmp(a, "--size")) {
-            if (cli_parse_int(v, TG_MIN_SIZE, TG_MAX_SIZE, &o->size))
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--color")) {
-            if (!strcasecmp(v, "black") || !strcasecmp(v, "b"))
-                o->human = TG_BLACK;
-            else if (!strcasecmp(v, "white") || !strcasecmp(v, "w"))
-                o->human = TG_WHITE;
-            else
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--rules")) {
-            if (tg_rules_apply(&o->rules, v, err, sizeof err) != TG_OK) {
-                fprintf(stderr, "tengen play: %s\n", err);
-                return -1;
-            }
-        } else if (!strcmp(a, "--komi")) {
-            if (tg_komi_parse(v, &komi2) != TG_OK)
-                return cli_bad_value("play", a, v);
-            komi_given = true;
-        } else if (!strcmp(a, "--handicap")) {
-            if (cli_parse_int(v, 0, 9, &o->handicap) || o->handicap == 1)
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--sgf")) {
-            o->sgf_path = v;
-        } else if (!strcmp(a, "--seed")) {
-            o->seed = strtoull(v, NULL, 10);
-        } else if (!strcmp(a, "--playouts")) {
-            if (cli_parse_int(v, 1, 1000000, &o->playouts))
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--time-per-move")) {
-            char *end;
-            o->seconds = strtod(v, &end);
-            if (!*v || *end || !(o->seconds > 0) || o->seconds > 86400)
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--player")) {
-            o->baseline = !strcmp(v, "baseline");
-            if (!o->baseline && strcmp(v, "mcts"))
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--threads")) {
-            if (cli_parse_int(v, 1, 64, &o->threads))
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--max-memory")) {
-            if (cli_parse_int(v, 2, 1 << 20, &o->max_memory_mb))
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--first")) {
-            if (!strcmp(v, "me"))
-                o->first = 1;
-            else if (!strcmp(v, "tengen"))
-                o->first = 0;
-            else if (!strcmp(v, "lot"))
-                o->first = -1;
-            else
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--prediction-time")) {
-            if (cli_parse_int(v, 0, 86400, &o->prediction_s))
-                return cli_bad_value("play", a, v);
-        } else if (!strcmp(a, "--model") || !strcmp(a, "--value-net")) {
-            if (cli_load_weights("play", a, v) != 0)
-                return -1;
-        } else if (!strcmp(a, "--time")) {
-            if (tg_time_control_parse(v, &o->time, err, sizeof err) != TG_OK) {
-                fprintf(stderr, "tengen play: %s\n", err);
-                return -1;
-            }
-        } else {
-            fprintf(stderr, "tengen play: unknown option '%s' (see tengen play --help)\n", a);
-            return -1;
-        }
-    }
-    if (komi_given)
-        o->rules.komi2 = komi2;
+    int color = 0, first = 2, player = 0;
+    cli_komi komi = {0};
+    const cli_option options[] = {
+        CLI_OPT_SIZE(&o->size, "board size, 2..25 (default 19)"),
+        {"--color", NULL, CLI_CHOICE, "C", 0, 0, color_choices, NULL, NULL, &color,
+         "your colour: black or white (default black)"},
+        {"--first", NULL, CLI_CHOICE, "WHO", 0, 0, first_choices, NULL, NULL, &first,
+         "under --rules free-opening, the first player: me, tengen or\n"
+         "lot (default); the predictions then decide the colours"},
+        CLI_OPT_PREDICTION_TIME(&o->prediction_s,
+                                "free-opening: your time to seal a prediction, from the\n"
+                                "third stone if you are first, else the fourth (002 §5.3.3;\n"
+                                "default a tenth of --time, at least 10 s; 0: none)"),
+        CLI_OPT_RULES(&o->rules, "ruleset preset and key=value overrides, e.g. \"japanese\" or\n"
+                                 "\"chinese ko=situational\" (default chinese)"),
+        CLI_OPT_KOMI(&komi, "komi in points, integer or half-integer (default: the rules')"),
+        CLI_OPT_HANDICAP(&o->handicap, "fixed handicap stones for Black, 2..9 (default none)"),
+        {"--sgf", NULL, CLI_TEXT, "FILE", 0, 0, NULL, NULL, NULL, &o->sgf_path,
+         "save the game there (default tengen-YYYYMMDD-HHMMSS.sgf)"},
+        CLI_OPT_SEED(&o->seed, "random seed of the engine (default: from the clock)"),
+        CLI_OPT_PLAYOUTS(&o->playouts, "engine playouts per move (default: 10000, at most 5 s\n"
+                                       "a move; in a timed game the clock decides)"),
+        CLI_OPT_TIME_PER_MOVE(&o->seconds, "seconds the engine thinks per move (0: as without it)"),
+        CLI_OPT_PLAYER(&player, "mcts (the tree search, default) or baseline (the quick\n"
+                                "flat Monte-Carlo player of the core)"),
+        CLI_OPT_THREADS(&o->threads, "search threads, 1..64 (default 1)"),
+        CLI_OPT_MODEL("the move model's weights from FILE instead of the built-in\n"
+                      "ones (as tengen gtp --help says)"),
+        CLI_OPT_VALUE_NET("a value network from FILE (as tengen gtp --help says)"),
+        CLI_OPT_MAX_MEMORY(&o->max_memory_mb, "memory for the search tree in MiB, 2..1048576 (default\n"
+                                              "256); a full tree is pruned, as in tengen gtp"),
+        CLI_OPT_TIME(&o->time, "clocks for both players (seconds): none, absolute:300,\n"
+                               "byoyomi:600+5x30, canadian:600+25/600, periods:3600+15/600,\n"
+                               "fischer:300+10[max600], simple:10; add ,pass to byoyomi or\n"
+                               "simple to take an overrun of the last period as a pass\n"
+                               "instead of a loss (default none; undo is off in timed games)"),
+    };
+    const cli_command cmd = {.name = "play", .synopsis = play_synopsis, .epilogue = play_epilogue, .options = options,
+                             .option_count = CLI_COUNT(options)};
+    int r = cli_parse(&cmd, argc, argv);
+    if (r)
+        return r;
+    o->human = color % 2 == 0 ? TG_BLACK : TG_WHITE;
+    o->first = 1 - first; /* me 1, tengen 0, lot -1 */
+    o->baseline = player == 1;
+    if (komi.given)
+        o->rules.komi2 = komi.komi2;
     return 0;
 }
 
@@ -245,6 +169,7 @@ typedef struct play_session {
     pending_call call;
     bool has_predictions;      /* free-opening: for the record */
     play_fo_result fo;
+    bool search_failed;        /* the engine's search could not run: the game stops */
 } play_session;
 
 static const char *color_name(tg_color c) { return c == TG_BLACK ? "Black" : "White"; }
@@ -462,7 +387,13 @@ static tg_point search_move(play_session *s, tg_color color)
         l.playouts = 10000;
         l.seconds = l.max_seconds = 5;
     }
-    return tg_search_genmove(s->search, s->g, color, &l, false);
+    tg_point move;
+    tg_status st = tg_search_genmove(s->search, s->g, color, &l, false, &move);
+    if (st != TG_OK) {
+        fprintf(stderr, "tengen play: the engine's search failed: %s\n", tg_status_text(st));
+        s->search_failed = true;
+    }
+    return move;
 }
 
 static void engine_move(play_session *s, tg_color color)
@@ -474,8 +405,8 @@ static void engine_move(play_session *s, tg_color color)
         tg_player_options popt = {s->o->playouts, false};
         p = tg_player_genmove(s->g, color, &popt, &s->rng);
     }
-    if (interrupted)
-        return; /* the search was cut short: its move is not played */
+    if (interrupted || s->search_failed)
+        return; /* the search was cut short or failed: no move is played */
     char v[8];
     bool played = control_move(s, color, p);
     if (p == TG_RESIGN && tg_control_phase_of(&s->ctl) == TG_PHASE_OVER
@@ -766,7 +697,7 @@ int cmd_play(int argc, char **argv)
     play_options o;
     int r = parse_play_options(argc, argv, &o);
     if (r)
-        return r > 0 ? 0 : 2;
+        return r == CLI_HELP ? 0 : 2;
     play_session *s = calloc(1, sizeof *s);
     tg_game *g = s ? tg_game_new(o.size, &o.rules) : NULL;
     if (!g || !place_handicap(g, &o)) {
@@ -814,8 +745,8 @@ int cmd_play(int argc, char **argv)
             input_ended = true;
         }
     }
-    while (!quit && !interrupted && !input_ended) {
-        while (!quit && !interrupted && !tg_game_over(g)) {
+    while (!quit && !interrupted && !input_ended && !s->search_failed) {
+        while (!quit && !interrupted && !s->search_failed && !tg_game_over(g)) {
             if (tg_game_to_move(g) != o.human)
                 engine_move(s, tg_game_to_move(g));
             else if (!human_turn(s, &quit)) {
@@ -824,7 +755,8 @@ int cmd_play(int argc, char **argv)
             }
         }
         /* two passes: the dead stones are agreed, or play resumes (C9) */
-        if (quit || interrupted || input_ended || tg_control_phase_of(&s->ctl) != TG_PHASE_AGREEMENT)
+        if (quit || interrupted || input_ended || s->search_failed ||
+            tg_control_phase_of(&s->ctl) != TG_PHASE_AGREEMENT)
             break;
         show_position(s);
         if (play_agree_dead_stones(&s->ctl, o.human, session_now(s), read_agreement_line, s) != TG_PHASE_PLAY)
@@ -835,10 +767,10 @@ int cmd_play(int argc, char **argv)
     release_interrupt(&old_sigint);
     announce_end(s);
     bool saved = save_game(s);
-    bool was_interrupted = interrupted;
+    bool was_interrupted = interrupted, failed = s->search_failed;
     tg_search_free(s->search);
     tg_game_free(g);
     free(s->clocks);
     free(s);
-    return !saved ? 1 : was_interrupted ? 130 : 0;
+    return !saved || failed ? 1 : was_interrupted ? 130 : 0;
 }

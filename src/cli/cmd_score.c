@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_options.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "tengen/score.h"
@@ -22,74 +23,45 @@ typedef struct score_options {
     const char *file;
 } score_options;
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tengen score [options] FILE.sgf\n\n"
-            "Count the final position of the game's main line and print the count and\n"
-            "the result (SGF RE syntax, and in stones as the Chinese rules state it).\n\n"
-            "options:\n"
-            "  --rules R          count under rules R: a preset (chinese, japanese, korean,\n"
-            "                     aga, new-zealand, tromp-taylor, ancient) and/or key=value\n"
-            "                     overrides, applied on top of the rules the SGF names (RU);\n"
-            "                     the SGF's komi (KM) stays unless R sets komi=K\n"
-            "  --dead MODE        estimate: dead stones from Benson's unconditional life and\n"
-            "                     Monte-Carlo ownership (default); none: every stone lives\n"
-            "  --playouts N       playouts of the ownership estimate (default 1000)\n"
-            "  --seed N           seed of the playouts, mixed with the position (default 0);\n"
-            "                     one position and seed give one answer, and by default\n"
-            "                     the count is the one GTP final_score and the referee give\n"
-            "  --json             print one JSON object instead of the table\n"
-            "  -h, --help         show this help\n\n"
-            "Under dead=keep rules (tromp-taylor) every stone on the board counts as alive.\n"
-            "Exit status: 0 counted, 1 the file cannot be read or parsed, 2 bad usage.\n");
-}
+static const char score_synopsis[] =
+    "usage: tengen score [options] FILE.sgf\n\n"
+    "Count the final position of the game's main line and print the count and\n"
+    "the result (SGF RE syntax, and in stones as the Chinese rules state it).\n\n";
+static const char score_epilogue[] =
+    "Under dead=keep rules (tromp-taylor) every stone on the board counts as alive.\n"
+    "Exit status: 0 counted, 1 the file cannot be read or parsed, 2 bad usage.\n";
 
-static bool parse_number(const char *text, long long min, long long max, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || end == text || *end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
+static const char *const dead_choices[] = {"estimate", "none", NULL};
 
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, score_options *o)
 {
     *o = (score_options){NULL, true, TG_DEAD_PLAYOUTS, 0, false, NULL};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        long long n;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--json")) {
-            o->json = true;
-        } else if (!strcmp(a, "--rules") && value) {
-            o->rules = value, i++;
-        } else if (!strcmp(a, "--dead") && value && (!strcmp(value, "estimate") || !strcmp(value, "none"))) {
-            o->estimate_dead = !strcmp(value, "estimate"), i++;
-        } else if (!strcmp(a, "--playouts") && value && parse_number(value, 1, 10000000, &n)) {
-            o->playouts = (int)n, i++;
-        } else if (!strcmp(a, "--seed") && value && parse_number(value, 0, INT64_MAX, &n)) {
-            o->seed = (uint64_t)n, i++;
-        } else if (a[0] != '-' && !o->file) {
-            o->file = a;
-        } else {
-            fprintf(stderr, "tengen score: bad option or value near '%s'\n\n", a);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (!o->file) {
-        fprintf(stderr, "tengen score: no SGF file given\n\n");
-        usage(stderr);
-        return 2;
-    }
+    int dead = 0, files = 0;
+    const cli_option options[] = {
+        {"--rules", NULL, CLI_TEXT, "R", 0, 0, NULL, NULL, NULL, &o->rules,
+         "count under rules R: a preset (chinese, japanese, korean,\n"
+         "aga, new-zealand, tromp-taylor, ancient) and/or key=value\n"
+         "overrides, applied on top of the rules the SGF names (RU);\n"
+         "the SGF's komi (KM) stays unless R sets komi=K"},
+        {"--dead", NULL, CLI_CHOICE, "MODE", 0, 0, dead_choices, NULL, NULL, &dead,
+         "estimate: dead stones from Benson's unconditional life and\n"
+         "Monte-Carlo ownership (default); none: every stone lives"},
+        CLI_OPT_PLAYOUTS(&o->playouts, "playouts of the ownership estimate (default 1000)"),
+        CLI_OPT_SEED(&o->seed, "seed of the playouts, mixed with the position (default 0);\n"
+                               "one position and seed give one answer, and by default\n"
+                               "the count is the one GTP final_score and the referee give"),
+        {"--json", NULL, CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &o->json,
+         "print one JSON object instead of the table"},
+    };
+    const cli_command cmd = {"score", score_synopsis, score_epilogue, options, CLI_COUNT(options), &o->file, 1,
+                             &files};
+    int r = cli_parse(&cmd, argc, argv);
+    if (r)
+        return r == CLI_HELP ? 0 : 2;
+    o->estimate_dead = dead == 0;
+    if (!files)
+        return cli_usage_error(&cmd, "no SGF file given (see tengen score --help)");
     return -1;
 }
 

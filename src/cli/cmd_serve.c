@@ -11,32 +11,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_options.h"
 #include "cli_util.h"
 #include "commands.h"
 #include "server/server.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: tengen serve [options]\n\n"
-            "Serve Go in the browser: people play each other and engines, refereed by the\n"
-            "rules (clock, illegal moves, stone removal, absence), every game kept.\n\n"
-            "options:\n"
-            "  --listen ADDR:PORT  where to listen (default: 127.0.0.1:8080); for a club,\n"
-            "                  an address of this machine, e.g. 0.0.0.0:8080\n"
-            "  --db FILE       the SQLite database (default: $XDG_DATA_HOME/tengen/tengen.db,\n"
-            "                  else ~/.local/share/tengen/tengen.db)\n"
-            "  --engines N     engine processes playing at once (default: 1); further engine\n"
-            "                  moves wait in a queue\n"
-            "  --engine NAME=COMMAND  offer another GTP engine (repeatable), e.g.\n"
-            "                  --engine 'gnugo=gnugo --mode gtp --level 5'\n"
-            "  --web DIR       serve the page from DIR instead of the copy built in\n"
-            "  --max-connections N  (default: 10000)\n"
-            "  -q, --quiet     print only the address and errors\n"
-            "  -h, --help      show this help\n\n"
-            "Stop it with Ctrl-C or SIGTERM: games in progress are kept and resume at the\n"
-            "next start. The protocol for other clients is docs/protocol.md.\n");
-}
+static const char serve_synopsis[] =
+    "usage: tengen serve [options]\n\n"
+    "Serve Go in the browser: people play each other and engines, refereed by the\n"
+    "rules (clock, illegal moves, stone removal, absence), every game kept.\n\n";
+static const char serve_epilogue[] =
+    "Stop it with Ctrl-C or SIGTERM: games in progress are kept and resume at the\n"
+    "next start. The protocol for other clients is docs/protocol.md.\n";
 
 /* mkdir -p for the database's folder. */
 static int make_dirs(const char *path)
@@ -65,14 +51,42 @@ static int default_db(char *out, size_t len)
     return make_dirs(out);
 }
 
-static int parse_listen(const char *text, char *addr, size_t len, int *port)
+/* --listen ADDR:PORT */
+typedef struct listen_spec {
+    char addr[256];
+    int port;
+} listen_spec;
+
+static int read_listen(void *dest, const char *text, char *err, size_t errlen)
 {
+    listen_spec *l = dest;
+    (void)err, (void)errlen;
     const char *colon = strrchr(text, ':');
-    if (!colon || colon == text || (size_t)(colon - text) >= len)
+    if (!colon || colon == text || (size_t)(colon - text) >= sizeof l->addr)
         return -1;
-    memcpy(addr, text, (size_t)(colon - text));
-    addr[colon - text] = '\0';
-    return cli_parse_int(colon + 1, 0, 65535, port);
+    memcpy(l->addr, text, (size_t)(colon - text));
+    l->addr[colon - text] = '\0';
+    return cli_parse_int(colon + 1, 0, 65535, &l->port);
+}
+
+/* --engine NAME=COMMAND: another engine offered, into server_config. */
+static int read_engine(void *dest, const char *v, char *err, size_t errlen)
+{
+    static char names[SERVER_MAX_ENGINES][32];
+    server_config *cfg = dest;
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v || eq - v >= 31 || !eq[1] || !strncmp(v, "tengen=", 7))
+        return -1;
+    if (cfg->extra_count == SERVER_MAX_ENGINES) {
+        snprintf(err, errlen, "at most %d engines", SERVER_MAX_ENGINES);
+        return -1;
+    }
+    memcpy(names[cfg->extra_count], v, (size_t)(eq - v));
+    names[cfg->extra_count][eq - v] = '\0';
+    cfg->extra[cfg->extra_count].name = names[cfg->extra_count];
+    cfg->extra[cfg->extra_count].command = eq + 1;
+    cfg->extra_count++;
+    return 0;
 }
 
 /* The descriptor limit raised to what the connections need. */
@@ -87,56 +101,41 @@ static void raise_fd_limit(int want)
 
 int cmd_serve(int argc, char **argv)
 {
-    static char db[PATH_MAX], addr[256] = "127.0.0.1", self[PATH_MAX], tengen[PATH_MAX + 8];
+    static char db[PATH_MAX], self[PATH_MAX], tengen[PATH_MAX + 8];
+    static listen_spec listen = {"127.0.0.1", 8080};
     server_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.listen_addr = addr;
-    cfg.port = 8080;
     cfg.engines = 1;
     cfg.max_connections = 10000;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            cfg.quiet = true;
-            continue;
-        }
-        if (!v) {
-            fprintf(stderr, "tengen serve: %s needs a value (see --help)\n", a);
-            return 2;
-        }
-        i++;
-        if (!strcmp(a, "--listen")) {
-            if (parse_listen(v, addr, sizeof addr, &cfg.port) != 0)
-                return cli_bad_value("serve", a, v), 2;
-        } else if (!strcmp(a, "--db")) {
-            snprintf(db, sizeof db, "%s", v);
-        } else if (!strcmp(a, "--engines")) {
-            if (cli_parse_int(v, 1, 64, &cfg.engines) != 0)
-                return cli_bad_value("serve", a, v), 2;
-        } else if (!strcmp(a, "--max-connections")) {
-            if (cli_parse_int(v, 1, 1000000, &cfg.max_connections) != 0)
-                return cli_bad_value("serve", a, v), 2;
-        } else if (!strcmp(a, "--web")) {
-            cfg.web_dir = v;
-        } else if (!strcmp(a, "--engine")) {
-            const char *eq = strchr(v, '=');
-            if (!eq || eq == v || eq - v >= 31 || !eq[1] || cfg.extra_count == SERVER_MAX_ENGINES ||
-                !strncmp(v, "tengen=", 7))
-                return cli_bad_value("serve", a, v), 2;
-            static char names[SERVER_MAX_ENGINES][32];
-            memcpy(names[cfg.extra_count], v, (size_t)(eq - v));
-            names[cfg.extra_count][eq - v] = '\0';
-            cfg.extra[cfg.extra_count].name = names[cfg.extra_count];
-            cfg.extra[cfg.extra_count].command = eq + 1;
-            cfg.extra_count++;
-        } else {
-            fprintf(stderr, "tengen serve: unknown option %s (see --help)\n", a);
-            return 2;
-        }
-    }
+    const char *db_option = NULL;
+    const cli_option options[] = {
+        {"--listen", NULL, CLI_CALL, "ADDR:PORT", 0, 0, NULL, read_listen, "ADDR:PORT, the port 0..65535", &listen,
+         "where to listen (default: 127.0.0.1:8080); for a club,\n"
+         "an address of this machine, e.g. 0.0.0.0:8080"},
+        {"--db", NULL, CLI_TEXT, "FILE", 0, 0, NULL, NULL, NULL, &db_option,
+         "the SQLite database (default: $XDG_DATA_HOME/tengen/tengen.db,\n"
+         "else ~/.local/share/tengen/tengen.db)"},
+        {"--engines", NULL, CLI_INT, "N", 1, 64, NULL, NULL, NULL, &cfg.engines,
+         "engine processes playing at once (default: 1); further engine\n"
+         "moves wait in a queue"},
+        {"--engine", NULL, CLI_CALL, "NAME=COMMAND", 0, 0, NULL, read_engine, "NAME=COMMAND, NAME not tengen",
+         &cfg, "offer another GTP engine (repeatable), e.g.\n"
+               "--engine 'gnugo=gnugo --mode gtp --level 5'"},
+        {"--web", NULL, CLI_TEXT, "DIR", 0, 0, NULL, NULL, NULL, &cfg.web_dir,
+         "serve the page from DIR instead of the copy built in"},
+        {"--max-connections", NULL, CLI_INT, "N", 1, 1000000, NULL, NULL, NULL, &cfg.max_connections,
+         "(default: 10000)"},
+        {"--quiet", "-q", CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &cfg.quiet, "print only the address and errors"},
+    };
+    const cli_command cmd = {.name = "serve", .synopsis = serve_synopsis, .epilogue = serve_epilogue, .options = options,
+                             .option_count = CLI_COUNT(options)};
+    int r = cli_parse(&cmd, argc, argv);
+    if (r)
+        return r == CLI_HELP ? 0 : 2;
+    cfg.listen_addr = listen.addr;
+    cfg.port = listen.port;
+    if (db_option)
+        snprintf(db, sizeof db, "%s", db_option);
     if (!db[0] && default_db(db, sizeof db) != 0) {
         fprintf(stderr, "tengen serve: no place for the database: give --db FILE\n");
         return 1;
@@ -159,7 +158,7 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "tengen serve: %s\n", err);
         return 1;
     }
-    const char *shown = strcmp(addr, "0.0.0.0") == 0 ? "127.0.0.1" : addr;
+    const char *shown = strcmp(listen.addr, "0.0.0.0") == 0 ? "127.0.0.1" : listen.addr;
     printf("tengen serve: open http://%s:%d/ (database %s)\n", shown, server_port(s), db);
     fflush(stdout);
     server_run(s);

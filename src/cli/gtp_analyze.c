@@ -280,17 +280,20 @@ static bool on_progress(void *ctx, const tg_search_report *report)
 
 /* Search until input arrives or the playouts are spent, streaming info
  * lines; then send the last one and keep the answer open until the
- * controller's next line. */
-static void stream_analysis(analysis *a, const tg_game *g, int max_playouts)
+ * controller's next line.  TG_OK, or why the search could not run. */
+static tg_status stream_analysis(analysis *a, const tg_game *g, int max_playouts)
 {
     tg_gtp_reply_flush(a->reply); /* the "=id" line: the controller sees the answer begin */
     clock_gettime(CLOCK_MONOTONIC, &a->start);
     a->next_info = a->req.interval;
     tg_search_limits limits = {.playouts = max_playouts};
-    tg_search_run(a->search, g, a->req.color, &limits, TICK_SECONDS, on_progress, a);
+    tg_status st = tg_search_run(a->search, g, a->req.color, &limits, TICK_SECONDS, on_progress, a, NULL);
+    if (st != TG_OK)
+        return st;
     send_info(a, tg_search_last_report(a->search));
     if (!a->interrupted)
         input_waiting(a->analyzer, -1);
+    return TG_OK;
 }
 
 /* The request of an analysis command, parsed; NULL when good, else why
@@ -313,7 +316,8 @@ static bool run_analyze(const gtp_analyzer *an, tg_gtp *gtp, int argc, char **ar
     if (why)
         return tg_gtp_reply_fail(reply, why);
     int playouts = an->player->cfg.playouts;
-    stream_analysis(&a, tg_gtp_game(gtp), playouts > 0 ? playouts : NO_LIMIT);
+    if (stream_analysis(&a, tg_gtp_game(gtp), playouts > 0 ? playouts : NO_LIMIT) != TG_OK)
+        return tg_gtp_reply_fail(reply, "out of memory");
     return true;
 }
 
@@ -338,16 +342,17 @@ static bool on_genmove_progress(void *ctx, const tg_search_report *report)
 
 /* tg_gtp_genmove_fn: genmove's search, with genmove's limits, streaming
  * its info lines (with no INTERVAL only the last). */
-static tg_point genmove_reporting(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
-                                  bool cleanup)
+static tg_status genmove_reporting(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+                                   bool cleanup, tg_point *move)
 {
     analysis *a = ctx;
     a->board = tg_game_board(g);
     tg_search_limits limits = gtp_player_limits(a->analyzer->player, g, color, clock);
-    tg_point move = tg_search_genmove_analyze(a->search, g, color, &limits, cleanup, a->req.interval,
-                                              on_genmove_progress, a);
-    send_info(a, tg_search_last_report(a->search));
-    return move;
+    tg_status st = tg_search_genmove_analyze(a->search, g, color, &limits, cleanup, a->req.interval,
+                                             on_genmove_progress, a, move);
+    if (st == TG_OK)
+        send_info(a, tg_search_last_report(a->search));
+    return st;
 }
 
 static bool run_genmove_analyze(const gtp_analyzer *an, tg_gtp *gtp, int argc, char **argv,
@@ -388,7 +393,7 @@ static bool until_interrupt(void *ctx, const tg_search_report *report)
 
 /* The search behind GoGui's graphics: --playouts or GFX_PLAYOUTS, cut
  * short by GoGui's "# interrupt" line.  false (and the
- * answer an error) for a bad colour. */
+ * answer an error) for a bad colour or a search that could not run. */
 static bool gfx_search(const gtp_analyzer *an, tg_gtp *gtp, int argc, char **argv, tg_gtp_reply *reply,
                        tg_color *color)
 {
@@ -398,7 +403,9 @@ static bool gfx_search(const gtp_analyzer *an, tg_gtp *gtp, int argc, char **arg
         return tg_gtp_reply_fail(reply, "invalid color");
     int playouts = an->player->cfg.playouts;
     tg_search_limits limits = {.playouts = playouts > 0 ? playouts : GFX_PLAYOUTS};
-    tg_search_run(an->player->search, g, *color, &limits, TICK_SECONDS, until_interrupt, (void *)an);
+    if (tg_search_run(an->player->search, g, *color, &limits, TICK_SECONDS, until_interrupt, (void *)an, NULL) !=
+        TG_OK)
+        return tg_gtp_reply_fail(reply, "out of memory");
     return true;
 }
 

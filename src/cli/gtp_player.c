@@ -37,11 +37,12 @@ tg_search_limits gtp_player_limits(const gtp_player *p, const tg_game *g, tg_col
     return l;
 }
 
-static tg_point genmove(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock, bool cleanup)
+static tg_status genmove(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock, bool cleanup,
+                         tg_point *move)
 {
     gtp_player *p = ctx;
     tg_search_limits l = gtp_player_limits(p, g, color, clock);
-    return tg_search_genmove(p->search, g, color, &l, cleanup);
+    return tg_search_genmove(p->search, g, color, &l, cleanup, move);
 }
 
 bool gtp_player_init(gtp_player *p, const gtp_player_config *cfg)

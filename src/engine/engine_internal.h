@@ -137,7 +137,7 @@ bool ladder_attack_works(const tg_board *b, tg_point q);
 
 typedef struct policy_moves {
     int count;
-    uint16_t point[3 * TG_MAX_POINTS]; /* the moves played, passes as 0 */
+    int16_t point[3 * TG_MAX_POINTS]; /* the moves played, a pass TG_PASS */
     uint8_t color[3 * TG_MAX_POINTS];
 } policy_moves;
 
@@ -202,7 +202,7 @@ typedef struct tree_node {
     _Atomic uint32_t first_child;  /* pool index; 0 while not expanded */
     _Atomic uint8_t expanding;     /* set by the one thread expanding it */
     uint8_t color;                 /* who played move */
-    uint16_t move;                 /* the point, 0 for a pass */
+    int16_t move;                  /* the point, or TG_PASS */
     uint16_t child_count;
     uint16_t prior_visits;
     uint16_t prior_wins2;
@@ -236,8 +236,6 @@ static inline double node_wins(const tree_node *n, double lambda)
     double v = atomic_load_explicit((_Atomic uint32_t *)&n->value_sum, memory_order_relaxed) * (1.0 / VALUE_UNIT);
     return (1 - lambda) * w + lambda * v;
 }
-
-#define TREE_PASS 0
 
 typedef struct tree_pool {
     tree_node *nodes;

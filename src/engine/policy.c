@@ -494,7 +494,7 @@ int policy_playout(tg_board *b, tg_color to_move, tg_point last2, tg_rng *rng, i
             passes = 0;
         }
         if (moves && moves->count < 3 * TG_MAX_POINTS) {
-            moves->point[moves->count] = (uint16_t)(p == TG_PASS ? 0 : p);
+            moves->point[moves->count] = (int16_t)p;
             moves->color[moves->count++] = (uint8_t)c;
         }
         c = tg_opponent(c);

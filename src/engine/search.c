@@ -27,17 +27,16 @@
  * node on its way down before it knows the result, which counts as a loss
  * until the result arrives (virtual loss) and sends the other threads
  * elsewhere.
+ *
+ * What the search reports is search_report.c; what genmove makes of it
+ * (pass, resign, cleanup) is genmove.c.
  */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "engine/engine_internal.h"
-#include "engine/value.h"
-#include "tengen/score.h"
-#include "tengen/search.h"
+#include "engine/search_internal.h"
 
 #ifndef RAVE_EQUIV
 #define RAVE_EQUIV 3000.0
@@ -80,41 +79,7 @@
 #define VALUE_MODEL_PRIOR_VISITS 10
 #endif
 #define MAX_DEPTH 400
-#define RESIGN_STREAK 3 /* searches in a row below the resignation threshold */
 #define MAX_THREADS 64
-
-struct tg_search {
-    tg_search_options opt;
-    tree_pool pools[2];
-    int active;                  /* pools[active] holds the tree */
-    uint32_t root;               /* 0: no tree */
-    /* the position the root stands for, to find it again after more moves */
-    int root_size, root_setups, root_komi2;
-    tg_color root_to_move;
-    tg_move *root_moves;
-    int root_move_count, root_moves_cap;
-
-    /* the current search */
-    const tg_game *game;
-    tg_board root_board;
-    tg_color to_move;
-    int komi2;                   /* komi plus handicap compensation, half points */
-    int base_passes;             /* consecutive passes before the root */
-    tg_point root_last2;         /* the move before the root's last one */
-    tg_search_limits limits;
-    const value_net *value;      /* NULL: none for this board and komi */
-    double lambda;               /* the value's weight, 0 without one */
-    _Atomic int playouts;
-    _Atomic bool stop;
-    struct timespec start;
-
-    tg_search_report report;
-    /* resignation: by colour, how many of its searches in a row ended
-     * below the threshold, and the game's move count at the last one */
-    int low_streak[3], low_at[3];
-    float ownership[TG_MAX_POINTS];
-    tg_rng rng;
-};
 
 void tg_search_options_default(tg_search_options *opt)
 {
@@ -167,10 +132,9 @@ void tg_search_stop(tg_search *s)
     atomic_store(&s->stop, true);
 }
 
-const tg_search_report *tg_search_last_report(const tg_search *s) { return &s->report; }
-const float *tg_search_ownership(const tg_search *s) { return s->ownership; }
 
-static double seconds_since(const struct timespec *t0)
+
+double search_seconds_since(const struct timespec *t0)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -179,17 +143,15 @@ static double seconds_since(const struct timespec *t0)
 
 /* ---- Finding the root ---------------------------------------------------- */
 
-static tree_pool *active_pool(tg_search *s) { return &s->pools[s->active]; }
 
 /* The child of node n for move (point or TG_PASS) by color, or 0. */
-static uint32_t child_for(const tree_pool *pool, uint32_t n, tg_point move, tg_color color)
+uint32_t search_child_for(const tree_pool *pool, uint32_t n, tg_point move, tg_color color)
 {
     const tree_node *node = tree_at(pool, n);
     uint32_t first = atomic_load((_Atomic uint32_t *)&node->first_child);
-    uint16_t m = (uint16_t)(move == TG_PASS ? TREE_PASS : move);
     for (uint32_t i = 0; first && i < node->child_count; i++) {
         const tree_node *c = tree_at(pool, first + i);
-        if (c->move == m && c->color == color)
+        if (c->move == move && c->color == color)
             return first + i;
     }
     return 0;
@@ -212,14 +174,14 @@ static void find_root(tg_search *s, const tg_game *g, tg_color color)
         tg_color next = s->root_to_move;
         for (int i = s->root_move_count; i < n && node; i++) {
             const tg_move *m = tg_game_move(g, i);
-            node = m->color == next ? child_for(active_pool(s), node, m->point, m->color) : 0;
+            node = m->color == next ? search_child_for(search_active_pool(s), node, m->point, m->color) : 0;
             next = tg_opponent(m->color);
         }
         if (node && next != color)
             node = 0;
     }
     tree_pool *to = &s->pools[!s->active];
-    s->root = node ? tree_copy(active_pool(s), node, to) : (atomic_store(&to->used, 1), tree_new_root(to));
+    s->root = node ? tree_copy(search_active_pool(s), node, to) : (atomic_store(&to->used, 1), tree_new_root(to));
     s->active = !s->active;
 
     if (n > s->root_moves_cap) {
@@ -304,15 +266,14 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node, doubl
 }
 
 /* The previous move of the side to move after w->moves: two plies up the
- * path, or before the root; a pass is TG_PASS (w->moves stores TREE_PASS). */
+ * path, or before the root. */
 static tg_point movers_previous(const worker *w)
 {
     const tg_search *s = w->search;
     int k = w->moves.count;
     if (k < 2)
         return k == 1 ? s->root_board.last_move : s->root_last2;
-    tg_point p = w->moves.point[k - 2];
-    return p == TREE_PASS ? TG_PASS : p;
+    return w->moves.point[k - 2];
 }
 
 /* Walk down from the root, playing the moves on w->board; returns the
@@ -320,7 +281,7 @@ static tg_point movers_previous(const worker *w)
 static int descend(worker *w, int *passes)
 {
     tg_search *s = w->search;
-    tree_pool *pool = active_pool(s);
+    tree_pool *pool = search_active_pool(s);
     uint32_t node = s->root;
     tg_color c = s->to_move;
     int depth = 0;
@@ -340,7 +301,7 @@ static int descend(worker *w, int *passes)
         uint32_t child = select_child(pool, n, puct, s->lambda);
         tree_node *ch = tree_at(pool, child);
         stat_add(&ch->visits, 1); /* the virtual loss */
-        if (ch->move == TREE_PASS) {
+        if (ch->move == TG_PASS) {
             tg_board_pass(&w->board);
             (*passes)++;
         } else {
@@ -360,7 +321,7 @@ static int descend(worker *w, int *passes)
  * path whose move their player played first later on. */
 static void back_up(worker *w, int depth, int margin2, double value_black)
 {
-    tree_pool *pool = active_pool(w->search);
+    tree_pool *pool = search_active_pool(w->search);
     tg_color winner = margin2 > 0 ? TG_BLACK : margin2 < 0 ? TG_WHITE : TG_EMPTY;
     stat_add(&tree_at(pool, w->path[0])->visits, 1);
     if (value_black < 0) /* no verdict of the value function: the result stands for it */
@@ -386,7 +347,7 @@ static void back_up(worker *w, int depth, int margin2, double value_black)
     for (int i = depth - 1; i >= 0; i--) {
         for (; j >= i; j--) {
             int p = w->moves.point[j];
-            if (p != TREE_PASS) {
+            if (p != TG_PASS) {
                 w->stamp[p] = it;
                 w->first_color[p] = w->moves.color[j];
             }
@@ -395,7 +356,7 @@ static void back_up(worker *w, int depth, int margin2, double value_black)
         uint32_t first = stat_get(&n->first_child);
         for (uint32_t k = 0; first && k < n->child_count; k++) {
             tree_node *c = tree_at(pool, first + k);
-            if (c->move == TREE_PASS || w->stamp[c->move] != it || w->first_color[c->move] != c->color)
+            if (c->move == TG_PASS || w->stamp[c->move] != it || w->first_color[c->move] != c->color)
                 continue;
             stat_add(&c->amaf_visits, 1);
             stat_add(&c->amaf_wins2, winner == TG_EMPTY ? 1 : winner == c->color ? 2 : 0);
@@ -417,7 +378,7 @@ static void iterate(worker *w)
     double value_black = -1;
     if (passes < 2 && s->value) {
         /* the value function's verdict on the leaf, once per node */
-        tree_node *leaf = tree_at(active_pool(s), w->path[depth]);
+        tree_node *leaf = tree_at(search_active_pool(s), w->path[depth]);
         unsigned cached = atomic_load_explicit(&leaf->leaf_value, memory_order_relaxed);
         double v;
         if (cached) {
@@ -436,7 +397,7 @@ static void iterate(worker *w)
         tg_point p = policy_model_move(&w->board, next, movers_previous(w), &w->rng);
         if (p != TG_PASS) {
             tg_board_play(&w->board, p, next);
-            w->moves.point[w->moves.count] = (uint16_t)p;
+            w->moves.point[w->moves.count] = (int16_t)p;
             w->moves.color[w->moves.count++] = (uint8_t)next;
             next = tg_opponent(next);
         }
@@ -463,7 +424,7 @@ static void iterate(worker *w)
 /* Root children by visits: the best two (indices, 0 if none). */
 static void best_two(tg_search *s, uint32_t *best, uint32_t *second)
 {
-    tree_pool *pool = active_pool(s);
+    tree_pool *pool = search_active_pool(s);
     const tree_node *root = tree_at(pool, s->root);
     uint32_t first = stat_get((_Atomic uint32_t *)&root->first_child);
     *best = *second = 0;
@@ -493,11 +454,11 @@ static bool time_to_stop(tg_search *s)
      * too) bound every node's and this search's playouts: the value sums
      * (VALUE_UNIT), else the half-win sums and the int playout count */
     uint32_t room = s->lambda > 0 ? VALUE_MAX_VISITS : SEARCH_MAX_VISITS;
-    if (stat_get(&tree_at(active_pool(s), s->root)->visits) >= room)
+    if (stat_get(&tree_at(search_active_pool(s), s->root)->visits) >= room)
         return true;
     if (l->max_seconds <= 0) /* no clock: prepare keeps max_seconds >= seconds */
         return false;
-    double t = seconds_since(&s->start);
+    double t = search_seconds_since(&s->start);
     if (t >= l->max_seconds) /* the hard limit holds even when given alone */
         return true;
     if (l->seconds <= 0)
@@ -506,7 +467,7 @@ static bool time_to_stop(tg_search *s)
     best_two(s, &best, &second);
     if (!best || !second)
         return t >= l->seconds;
-    tree_pool *pool = active_pool(s);
+    tree_pool *pool = search_active_pool(s);
     double bv = stat_get(&tree_at(pool, best)->visits), sv = stat_get(&tree_at(pool, second)->visits);
     /* the leader cannot be caught in the planned time that is left */
     double rate = done / (t > 1e-3 ? t : 1e-3);
@@ -524,67 +485,6 @@ static void *worker_main(void *arg)
     while (!atomic_load_explicit(&w->search->stop, memory_order_relaxed))
         iterate(w);
     return NULL;
-}
-
-/* ---- Reports ------------------------------------------------------------ */
-
-static void principal_variation(tg_search *s, uint32_t from, tg_search_candidate *c)
-{
-    tree_pool *pool = active_pool(s);
-    uint32_t n = from;
-    c->pv_length = 0;
-    while (n && c->pv_length < 24) {
-        tree_node *node = tree_at(pool, n);
-        c->pv[c->pv_length++] = node->move == TREE_PASS ? TG_PASS : node->move;
-        uint32_t first = stat_get(&node->first_child), best = 0, bv = 0;
-        for (uint32_t i = 0; first && i < node->child_count; i++) {
-            uint32_t v = stat_get(&tree_at(pool, first + i)->visits);
-            if (v > bv) {
-                bv = v;
-                best = first + i;
-            }
-        }
-        if (bv < 2)
-            break;
-        n = best;
-    }
-}
-
-static int by_visits(const void *a, const void *b)
-{
-    const tg_search_candidate *x = a, *y = b;
-    return (y->visits > x->visits) - (y->visits < x->visits);
-}
-
-static void make_report(tg_search *s)
-{
-    tg_search_report *r = &s->report;
-    tree_pool *pool = active_pool(s);
-    const tree_node *root = tree_at(pool, s->root);
-    uint32_t first = stat_get((_Atomic uint32_t *)&root->first_child);
-    tg_search_candidate all[TG_MAX_POINTS + 1];
-    int n = 0;
-    for (uint32_t i = 0; first && i < root->child_count; i++) {
-        tree_node *c = tree_at(pool, first + i);
-        uint32_t v = stat_get(&c->visits);
-        tg_search_candidate *k = &all[n++];
-        k->move = c->move == TREE_PASS ? TG_PASS : c->move;
-        k->visits = (int)v;
-        k->winrate = v ? node_wins(c, s->lambda) / v : 0;
-        k->prior = c->prior_visits ? c->prior_wins2 * 0.5 / c->prior_visits : 0;
-        k->score_lead = v ? (double)atomic_load_explicit(&c->score_sum2, memory_order_relaxed) / (2.0 * v) : 0;
-        k->pv_length = 0;
-    }
-    qsort(all, (size_t)n, sizeof all[0], by_visits);
-    r->candidate_count = n < 32 ? n : 32;
-    for (int i = 0; i < r->candidate_count; i++) {
-        r->candidates[i] = all[i];
-        principal_variation(s, child_for(pool, s->root, all[i].move, s->to_move), &r->candidates[i]);
-    }
-    r->playouts = atomic_load(&s->playouts);
-    r->seconds = seconds_since(&s->start);
-    r->value_function = s->value != NULL;
-    r->winrate = r->candidate_count ? r->candidates[0].winrate : 0.5;
 }
 
 static void gather_ownership(tg_search *s, worker *workers, int count)
@@ -607,14 +507,14 @@ static void gather_ownership(tg_search *s, worker *workers, int count)
  * its children, start a fresh root, whose children the game filters. */
 static void drop_root_if_illegal(tg_search *s)
 {
-    tree_pool *pool = active_pool(s);
+    tree_pool *pool = search_active_pool(s);
     if (!s->root)
         return;
     const tree_node *root = tree_at(pool, s->root);
     uint32_t first = stat_get((_Atomic uint32_t *)&root->first_child);
     for (uint32_t i = 0; first && i < root->child_count; i++) {
         const tree_node *c = tree_at(pool, first + i);
-        if (c->move != TREE_PASS && !root_legal(s, c->move)) {
+        if (c->move != TG_PASS && !root_legal(s, c->move)) {
             atomic_store(&pool->used, 1);
             s->root = tree_new_root(pool);
             return;
@@ -652,18 +552,20 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     drop_root_if_illegal(s);
 }
 
-tg_point tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
-                       double interval_seconds, tg_search_progress_fn progress, void *ctx)
+tg_status tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                        double interval_seconds, tg_search_progress_fn progress, void *ctx, tg_point *move)
 {
+    if (move)
+        *move = TG_NO_POINT;
     prepare(s, g, color, limits);
     memset(&s->report, 0, sizeof s->report);
     if (!s->root)
-        return TG_PASS;
+        return TG_ERR_NO_MEMORY;
     int threads = s->opt.threads;
     worker *workers = calloc((size_t)threads, sizeof *workers);
     pthread_t ids[MAX_THREADS];
     if (!workers)
-        return TG_PASS;
+        return TG_ERR_NO_MEMORY;
     for (int t = 0; t < threads; t++) {
         workers[t].search = s;
         tg_rng_seed(&workers[t].rng, tg_rng_next(&s->rng) + (uint64_t)t);
@@ -681,8 +583,8 @@ tg_point tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_
             continue;
         if (atomic_load(&s->stop) || time_to_stop(s))
             break;
-        if (progress && seconds_since(&s->start) >= next_report) {
-            make_report(s);
+        if (progress && search_seconds_since(&s->start) >= next_report) {
+            search_make_report(s);
             gather_ownership(s, workers, started);
             if (!progress(ctx, &s->report))
                 break;
@@ -694,98 +596,10 @@ tg_point tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_
         pthread_join(ids[t], NULL);
     gather_ownership(s, workers, started);
     free(workers);
-    make_report(s);
+    search_make_report(s);
     if (progress)
         progress(ctx, &s->report);
-    return s->report.candidate_count ? s->report.candidates[0].move : TG_PASS;
-}
-
-void tg_search_dead_stones(const tg_search *s, const tg_board *b, uint8_t *dead)
-{
-    for (int p = 0; p < b->npoints; p++) {
-        tg_color c = (tg_color)b->color[p];
-        float own = s->ownership[p];
-        dead[p] = (c == TG_BLACK && own < -0.5f) || (c == TG_WHITE && own > 0.5f);
-    }
-}
-
-/* The game counted now with the search's dead stones: is color ahead? */
-static bool counting_wins(const tg_search *s, const tg_game *g, tg_color color)
-{
-    uint8_t dead[TG_MAX_POINTS];
-    tg_search_dead_stones(s, tg_game_board(g), dead);
-    tg_score score;
-    tg_score_game(g, dead, &score);
-    return score.result.winner == color;
-}
-
-/* Cleanup (kgs-genmove_cleanup): a move on a liberty of an enemy chain
- * the count says is dead, the one the search likes best, or TG_PASS when
- * no dead enemy stone is left. */
-static tg_point cleanup_capture(tg_search *s, const tg_game *g, tg_color color)
-{
-    uint8_t dead[TG_MAX_POINTS];
-    const tg_board *b = tg_game_board(g);
-    tg_search_dead_stones(s, b, dead);
-    tree_pool *pool = active_pool(s);
-    tg_point best = TG_PASS, libs[TG_MAX_POINTS];
-    double best_value = -1;
-    for (int p = 0; p < b->npoints; p++) {
-        if (!dead[p] || b->color[p] != tg_opponent(color) || b->chain_of[p] != p)
-            continue; /* each dead enemy chain once, at its head */
-        int n = tg_chain_liberties(b, p, libs, TG_MAX_POINTS);
-        for (int i = 0; i < n; i++) {
-            if (tg_game_check(g, color, libs[i], TG_PLAY_ANY_ORDER) != TG_OK)
-                continue;
-            uint32_t child = child_for(pool, s->root, libs[i], color);
-            const tree_node *c = child ? tree_at(pool, child) : NULL;
-            uint32_t v = c ? stat_get((_Atomic uint32_t *)&c->visits) : 0;
-            double value = v ? node_wins(c, s->lambda) / v : 0;
-            if (value > best_value) {
-                best_value = value;
-                best = libs[i];
-            }
-        }
-    }
-    return best;
-}
-
-tg_point tg_search_genmove(tg_search *s, const tg_game *g, tg_color color,
-                           const tg_search_limits *limits, bool cleanup)
-{
-    return tg_search_genmove_analyze(s, g, color, limits, cleanup, 0, NULL, NULL);
-}
-
-tg_point tg_search_genmove_analyze(tg_search *s, const tg_game *g, tg_color color,
-                                   const tg_search_limits *limits, bool cleanup, double interval_seconds,
-                                   tg_search_progress_fn progress, void *ctx)
-{
-    tg_point move = tg_search_run(s, g, color, limits, interval_seconds, progress, ctx);
-    const tg_search_report *r = &s->report;
-    int n = tg_game_move_count(g);
-    const tg_move *last = n ? tg_game_move(g, n - 1) : NULL;
-    bool opponent_passed = last && last->color != color && last->point == TG_PASS;
-    if (opponent_passed && counting_wins(s, g, color) && (!cleanup || cleanup_capture(s, g, color) == TG_PASS))
-        return TG_PASS; /* the game ends now, and we win it (in cleanup: with nothing left to take) */
-    /* resign only on the third search in a row below the threshold: one
-     * search of a thousand playouts can misjudge a position, and an
-     * opponent can still go wrong (at 1,000 playouts a move against GNU Go,
-     * 30 of 33 losses in a sample were resignations) */
-    bool low = s->opt.resign_threshold > 0 && r->winrate < s->opt.resign_threshold && r->playouts >= 1000 &&
-               !cleanup && n > tg_game_size(g) * tg_game_size(g) / 4;
-    if (color == TG_BLACK || color == TG_WHITE) {
-        if (!low)
-            s->low_streak[color] = 0;
-        else
-            s->low_streak[color] = s->low_streak[color] > 0 && s->low_at[color] == n - 2 ? s->low_streak[color] + 1 : 1;
-        s->low_at[color] = n;
-        if (s->low_streak[color] >= RESIGN_STREAK)
-            return TG_RESIGN;
-    }
-    if (cleanup) {
-        tg_point take = cleanup_capture(s, g, color);
-        if (take != TG_PASS)
-            return take;
-    }
-    return move;
+    if (move)
+        *move = s->report.candidate_count ? s->report.candidates[0].move : TG_PASS;
+    return TG_OK;
 }

@@ -85,7 +85,7 @@ static void node_init(tree_node *n, tg_point move, tg_color color)
     atomic_init(&n->minimax, 0);
     atomic_init(&n->first_child, 0);
     atomic_init(&n->expanding, 0);
-    n->move = (uint16_t)(move == TG_PASS ? TREE_PASS : move);
+    n->move = (int16_t)move;
     n->color = (uint8_t)color;
     n->child_count = 0;
     n->prior_visits = 0;
@@ -262,7 +262,7 @@ bool tree_minimax_update(const tree_pool *pool, uint32_t index)
 /* Copy one node's statistics (not its children). */
 static void copy_stats(tree_node *to, const tree_node *from)
 {
-    node_init(to, from->move == TREE_PASS ? TG_PASS : from->move, (tg_color)from->color);
+    node_init(to, from->move, (tg_color)from->color);
     atomic_init(&to->visits, atomic_load((_Atomic uint32_t *)&from->visits));
     atomic_init(&to->wins2, atomic_load((_Atomic uint32_t *)&from->wins2));
     atomic_init(&to->amaf_visits, atomic_load((_Atomic uint32_t *)&from->amaf_visits));

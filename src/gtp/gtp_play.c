@@ -50,18 +50,20 @@ int gtp_cmd_tengen_capture_own(tg_gtp *e, int argc, char **argv)
     return play_with(e, argv, TG_PLAY_CAPTURE_OWN);
 }
 
-/* The move of `genmove` (the engine's player when NULL) for color in g. */
-static tg_point ask_player(tg_gtp *e, tg_game *g, tg_color color, bool cleanup, tg_gtp_genmove_fn genmove,
-                           void *ctx)
+/* The move of `genmove` (the engine's player when NULL) for color in g:
+ * TG_OK, or why the player has none. */
+static tg_status ask_player(tg_gtp *e, tg_game *g, tg_color color, bool cleanup, tg_gtp_genmove_fn genmove,
+                            void *ctx, tg_point *move)
 {
     if (!genmove && e->player.genmove) {
         genmove = e->player.genmove;
         ctx = e->player.ctx;
     }
     if (genmove)
-        return genmove(ctx, g, color, &e->clock, cleanup);
+        return genmove(ctx, g, color, &e->clock, cleanup, move);
     tg_player_options options = {.playouts = e->playouts, .cleanup = cleanup};
-    return tg_player_genmove(g, color, &options, &e->rng);
+    *move = tg_player_genmove(g, color, &options, &e->rng);
+    return TG_OK;
 }
 
 /* genmove and its variants: ask for a move and play it when `play` is
@@ -74,7 +76,11 @@ static tg_status generate_move(tg_gtp *e, tg_color color, bool cleanup, bool pla
         *move = TG_PASS; /* the game cannot go on (out of memory for its copy) */
         return TG_OK;
     }
-    *move = ask_player(e, g, color, cleanup, genmove, ctx);
+    tg_status asked = ask_player(e, g, color, cleanup, genmove, ctx, move);
+    if (asked != TG_OK) {
+        gtp_drop_game(e, g);
+        return asked;
+    }
     if (*move != TG_RESIGN && *move != TG_PASS && tg_game_check(g, color, *move, TG_PLAY_ANY_ORDER) != TG_OK)
         *move = TG_PASS; /* never answer an illegal move, whatever the player says */
     tg_status st = TG_OK;

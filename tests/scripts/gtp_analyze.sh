@@ -362,7 +362,7 @@ for mode in on off auto; do
 done
 if printf 'quit\n' | "$tengen" gtp --value maybe >/dev/null 2>"$work/err"; then
     fail "--value maybe accepted"
-elif grep -q -- '--value must be on, off or auto' "$work/err"; then
+elif grep -q -- "bad value 'maybe' for --value: expected off, on or auto" "$work/err"; then
     echo "ok   --value maybe refused with a message"
 else
     fail "--value maybe refused without the message"

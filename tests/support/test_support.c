@@ -314,3 +314,19 @@ void ts_board_play_rows(tg_board *b, int size, const char *const *rows, const ch
         tg_board_play(b, last_point, last_color);
     }
 }
+
+tg_point ts_search_genmove(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                           bool cleanup)
+{
+    tg_point move;
+    assert_int_equal(tg_search_genmove(s, g, color, limits, cleanup, &move), TG_OK);
+    return move;
+}
+
+tg_point ts_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                       double interval_seconds, tg_search_progress_fn progress, void *ctx)
+{
+    tg_point move;
+    assert_int_equal(tg_search_run(s, g, color, limits, interval_seconds, progress, ctx, &move), TG_OK);
+    return move;
+}

@@ -22,6 +22,7 @@
 
 #include "tengen/game.h"
 #include "tengen/score.h"
+#include "tengen/search.h"
 
 /* The column letter of x (0-based): A..H, J..Z. */
 char ts_column_letter(int x);
@@ -96,5 +97,12 @@ void ts_text_add(ts_text *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* tg_search_genmove and tg_search_run that must succeed (the test fails
+ * otherwise): the move. */
+tg_point ts_search_genmove(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                           bool cleanup);
+tg_point ts_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                       double interval_seconds, tg_search_progress_fn progress, void *ctx);
 
 #endif

@@ -1,0 +1,61 @@
+/*
+ * search_internal.h — what the three files of the tree search share:
+ * search.c (the search itself: the tree kept between moves, the
+ * iterations, when to stop), search_report.c (what it tells: candidates,
+ * principal variations, ownership) and genmove.c (the decisions of
+ * genmove on top of a search: pass, resign, cleanup).
+ */
+#ifndef TENGEN_SEARCH_INTERNAL_H
+#define TENGEN_SEARCH_INTERNAL_H
+
+#include <time.h>
+
+#include "engine/engine_internal.h"
+#include "engine/value.h"
+#include "tengen/search.h"
+
+struct tg_search {
+    tg_search_options opt;
+    tree_pool pools[2];
+    int active;                  /* pools[active] holds the tree */
+    uint32_t root;               /* 0: no tree */
+    /* the position the root stands for, to find it again after more moves */
+    int root_size, root_setups, root_komi2;
+    tg_color root_to_move;
+    tg_move *root_moves;
+    int root_move_count, root_moves_cap;
+
+    /* the current search */
+    const tg_game *game;
+    tg_board root_board;
+    tg_color to_move;
+    int komi2;                   /* komi plus handicap compensation, half points */
+    int base_passes;             /* consecutive passes before the root */
+    tg_point root_last2;         /* the move before the root's last one */
+    tg_search_limits limits;
+    const value_net *value;      /* NULL: none for this board and komi */
+    double lambda;               /* the value's weight, 0 without one */
+    _Atomic int playouts;
+    _Atomic bool stop;
+    struct timespec start;
+
+    tg_search_report report;
+    /* resignation: by colour, how many of its searches in a row ended
+     * below the threshold, and the game's move count at the last one */
+    int low_streak[3], low_at[3];
+    float ownership[TG_MAX_POINTS];
+    tg_rng rng;
+};
+
+static inline tree_pool *search_active_pool(tg_search *s) { return &s->pools[s->active]; }
+
+/* The child of node n for move (point or TG_PASS) by color, or 0. */
+uint32_t search_child_for(const tree_pool *pool, uint32_t n, tg_point move, tg_color color);
+
+/* Seconds since t0, by the monotonic clock. */
+double search_seconds_since(const struct timespec *t0);
+
+/* Fill s->report from the tree as it stands. */
+void search_make_report(tg_search *s);
+
+#endif
