@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "engine/engine_internal.h"
+#include "tactics/ladder.h"
 #include "test_support.h"
 
 #define at ts_at

@@ -15,7 +15,9 @@
 
 #include <cmocka.h>
 
+#include "engine/model.h"
 #include "engine/model_data.h"
+#include "engine/tree.h"
 #include "test_support.h"
 
 #define at ts_at
@@ -298,7 +300,7 @@ static void test_tactical_features(void **state)
 }
 
 /* Self-ataris: a lone stone, and a chain whose capture leaves a dead
- * three-point eye space (policy_nakade_sacrifice). */
+ * three-point eye space (nakade_sacrifice). */
 static void test_self_atari_feature(void **state)
 {
     (void)state;

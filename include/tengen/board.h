@@ -246,11 +246,24 @@ bool tg_board_consistent(const tg_board *b);
  * Simple ko only.  Returns the number of moves played. */
 int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng, int max_moves);
 
-/* The first empty point, scanning the empty list from a random start, that
- * `accept` approves; TG_PASS when none does.  The building block of
- * playout policies. */
+/* The first empty point that `accept` approves, scanning the empty list
+ * from index start (0 <= start < b->empty_count) round to the point before
+ * it; TG_PASS when none does.  Inline, so that a scan with a known filter
+ * compiles into one loop.  Playout policies draw the start at random
+ * (tg_board_random_move, tactics/). */
 typedef bool (*tg_point_filter)(const tg_board *b, tg_point p, void *context);
-tg_point tg_board_random_empty(const tg_board *b, tg_rng *rng, tg_point_filter accept, void *context);
+static inline tg_point tg_board_scan_empty(const tg_board *b, int start, tg_point_filter accept, void *context)
+{
+    int n = b->empty_count, i = start;
+    for (int k = 0; k < n; k++) {
+        tg_point p = b->empty[i];
+        if (accept(b, p, context))
+            return p;
+        if (++i == n)
+            i = 0;
+    }
+    return TG_PASS;
+}
 
 /* Whether c may play the empty point p in a playout: legal (simple ko,
  * the suicide rule) and not one of c's own eyes (tg_board_is_eye).  The

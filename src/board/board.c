@@ -553,6 +553,18 @@ static inline __attribute__((always_inline)) bool playout_move_ok(const tg_board
     return placement_ok(b, p, c, suicide, S);
 }
 
+typedef struct playout_filter {
+    tg_color color;
+    tg_suicide_rule suicide;
+    int stride;
+} playout_filter;
+
+static inline __attribute__((always_inline)) bool playout_acceptable(const tg_board *b, tg_point p, void *context)
+{
+    const playout_filter *f = context;
+    return playout_move_ok(b, p, f->color, f->suicide, f->stride);
+}
+
 /* A random point that passes playout_move_ok, scanning from a random start;
  * TG_PASS when there is none. */
 static inline __attribute__((always_inline)) tg_point select_move(const tg_board *b, tg_color c, tg_suicide_rule suicide,
@@ -561,30 +573,8 @@ static inline __attribute__((always_inline)) tg_point select_move(const tg_board
     int n = b->empty_count;
     if (n == 0)
         return TG_PASS;
-    int i = (int)tg_rng_below(rng, (uint32_t)n);
-    for (int k = 0; k < n; k++) {
-        tg_point p = b->empty[i];
-        if (playout_move_ok(b, p, c, suicide, S))
-            return p;
-        if (++i == n)
-            i = 0;
-    }
-    return TG_PASS;
-}
-
-tg_point tg_board_random_empty(const tg_board *b, tg_rng *rng, tg_point_filter accept, void *context)
-{
-    int n = b->empty_count;
-    if (n == 0)
-        return TG_PASS;
-    int i = (int)tg_rng_below(rng, (uint32_t)n);
-    for (int k = 0; k < n; k++) {
-        if (accept(b, b->empty[i], context))
-            return b->empty[i];
-        if (++i == n)
-            i = 0;
-    }
-    return TG_PASS;
+    playout_filter f = {c, suicide, S};
+    return tg_board_scan_empty(b, (int)tg_rng_below(rng, (uint32_t)n), playout_acceptable, &f);
 }
 
 bool tg_board_playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)

@@ -18,16 +18,19 @@
  *   escape    extends a chain in atari: to one liberty, to two in a ladder
  *             that works, to two otherwise, to three or more
  *   selfatari a lone stone, a chain, or a chain that kills by nakade when
- *             taken (policy_nakade_sacrifice)
+ *             taken (nakade_sacrifice)
  *   atari     ataris a chain: in a ladder that works, or not
- *   fight     one of the playouts' two-liberty moves (policy.c, rule 2b)
+ *   fight     one of the two-liberty moves (tactics_two_liberty_moves)
  *
  * Value 0 of every group but the shape means "not this feature".
  */
 #include <pthread.h>
 #include <string.h>
 
-#include "engine/engine_internal.h"
+#include "engine/features.h"
+#include "engine/pattern.h"
+#include "tactics/ladder.h"
+#include "tactics/nakade.h"
 
 /* The key of the shape around p for mover c: the eight neighbours' colours
  * (two bits each, pattern_key's order, the mover's stones as TG_BLACK) and
@@ -277,7 +280,7 @@ void features_compute(const tg_board *b, const features_board *fb, tg_point p, t
 
     int stones;
     if (!taken && tg_board_is_self_atari(b, p, c, &stones))
-        f->value[FEATURE_SELF_ATARI] = stones == 1 ? 1 : policy_nakade_sacrifice(b, p, c) ? 3 : 2;
+        f->value[FEATURE_SELF_ATARI] = stones == 1 ? 1 : nakade_sacrifice(b, p, c) ? 3 : 2;
 
     if (!rescues && !ataris)
         return;
