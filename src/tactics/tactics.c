@@ -9,11 +9,6 @@
 #include "tactics/ladder.h"
 #include "tactics/nakade.h"
 
-bool tactics_move_ok(const tg_board *b, tg_point p, tg_color c)
-{
-    return b->color[p] == TG_EMPTY && tg_board_playout_move_ok(b, p, c, TG_SUICIDE_FORBIDDEN);
-}
-
 bool tactics_legal_in_playout(const void *context, const tg_board *b, tg_point p, tg_color c)
 {
     (void)context;
@@ -93,20 +88,6 @@ int tactics_liberties_after(const tg_board *b, tg_point p, tg_color c, int max, 
 
 /* ---- Answering an atari ------------------------------------------------ */
 
-tg_point tactics_capture_next_to(const tg_board *b, tg_point p, tg_color c, const tactics_answer_rule *rule)
-{
-    const int d[4] = {-1, 1, -b->stride, b->stride};
-    for (int i = 0; i < 4; i++) {
-        int q = p + d[i];
-        if (b->color[q] != tg_opponent(c) || !tg_chain_in_atari(tg_chain_at(b, q)))
-            continue;
-        tg_point lib = tg_chain_atari_point(tg_chain_at(b, q));
-        if (rule->legal(rule->context, b, lib, c))
-            return lib;
-    }
-    return TG_PASS;
-}
-
 /* Save c's chain at q, in atari, by capturing one of its attackers or by
  * extending (TACTICS_SAVE_BY_CAPTURE_OR_EXTENSION). */
 static tg_point capture_or_extend(const tg_board *b, tg_point q, tg_color c, const tactics_answer_rule *rule)
@@ -142,28 +123,6 @@ tg_point tactics_answer_atari(const tg_board *b, tg_point q, tg_color c, const t
         return capture_or_extend(b, q, c, rule);
     case TACTICS_SAVE_BY_PLAYED_EXTENSION:
         return rule->legal(rule->context, b, lib, c) && liberties_after_played(b, lib, c, 2) >= 2 ? lib : TG_PASS;
-    }
-    return TG_PASS;
-}
-
-tg_point tactics_answer_last_move(const tg_board *b, tg_color c, const tactics_answer_rule *rule)
-{
-    tg_point last = b->last_move;
-    if (last < 0 || b->color[last] != tg_opponent(c))
-        return TG_PASS;
-    if (tg_chain_in_atari(tg_chain_at(b, last))) {
-        tg_point p = tactics_answer_atari(b, last, c, rule);
-        if (p != TG_PASS)
-            return p;
-    }
-    const int d[4] = {-1, 1, -b->stride, b->stride};
-    for (int i = 0; i < 4; i++) {
-        int q = last + d[i];
-        if (b->color[q] != c || !tg_chain_in_atari(tg_chain_at(b, q)))
-            continue;
-        tg_point p = tactics_answer_atari(b, q, c, rule);
-        if (p != TG_PASS)
-            return p;
     }
     return TG_PASS;
 }
@@ -234,9 +193,11 @@ static inline __attribute__((always_inline)) int area_score(const tg_board *b, t
 {
     int score = 0;
     for (int p = b->stride + 1; p < b->npoints - b->stride; p++) {
-        if (b->color[p] == TG_OFFBOARD)
+        tg_color c = (tg_color)b->color[p];
+        if (c == TG_EMPTY)
+            c = tactics_final_owner(b, p, rule);
+        else if (c == TG_OFFBOARD)
             continue;
-        tg_color c = tactics_final_owner(b, p, rule);
         score += (c == TG_BLACK) - (c == TG_WHITE);
         if (owner)
             owner[p] = (uint8_t)c;

@@ -23,7 +23,10 @@
 /* Whether c playing the empty point p is legal (simple ko, no suicide) and
  * is not one of c's own eyes: the moves the engine's playouts, priors and
  * move model consider. */
-bool tactics_move_ok(const tg_board *b, tg_point p, tg_color c);
+static inline bool tactics_move_ok(const tg_board *b, tg_point p, tg_color c)
+{
+    return b->color[p] == TG_EMPTY && tg_board_playout_move_ok(b, p, c, TG_SUICIDE_FORBIDDEN);
+}
 
 /* A legal move for c at p that leaves the chain it forms with one liberty
  * and captures nothing, for a chain of `min_stones` stones or more, unless
@@ -80,20 +83,56 @@ typedef struct tactics_answer_rule {
     bool read_ladders;
 } tactics_answer_rule;
 
-/* A move of c capturing a chain of the opponent's next to p that is in
- * atari (the first such, by the rule's legality), or TG_PASS. */
-tg_point tactics_capture_next_to(const tg_board *b, tg_point p, tg_color c, const tactics_answer_rule *rule);
-
 /* The answer of c to the atari on the chain at q: its capture when it is
  * the opponent's, its rescue by the rule when it is c's; TG_PASS when the
  * rule finds none. */
 tg_point tactics_answer_atari(const tg_board *b, tg_point q, tg_color c, const tactics_answer_rule *rule);
 
+/* The next two run on every move of a playout and mostly find nothing:
+ * inline, so that a playout's constant rule folds into them. */
+
+/* A move of c capturing a chain of the opponent's next to p that is in
+ * atari (the first such, by the rule's legality), or TG_PASS. */
+static inline tg_point tactics_capture_next_to(const tg_board *b, tg_point p, tg_color c,
+                                               const tactics_answer_rule *rule)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    for (int i = 0; i < 4; i++) {
+        int q = p + d[i];
+        if (b->color[q] != tg_opponent(c) || !tg_chain_in_atari(tg_chain_at(b, q)))
+            continue;
+        tg_point lib = tg_chain_atari_point(tg_chain_at(b, q));
+        if (rule->legal(rule->context, b, lib, c))
+            return lib;
+    }
+    return TG_PASS;
+}
+
 /* The answer of c to the opponent's last move: capture it when it stands
  * in atari, else save the first chain of c's next to it that it put in
  * atari; TG_PASS when there is none or the last move was not the
  * opponent's. */
-tg_point tactics_answer_last_move(const tg_board *b, tg_color c, const tactics_answer_rule *rule);
+static inline tg_point tactics_answer_last_move(const tg_board *b, tg_color c, const tactics_answer_rule *rule)
+{
+    tg_point last = b->last_move;
+    if (last < 0 || b->color[last] != tg_opponent(c))
+        return TG_PASS;
+    if (tg_chain_in_atari(tg_chain_at(b, last))) {
+        tg_point p = tactics_answer_atari(b, last, c, rule);
+        if (p != TG_PASS)
+            return p;
+    }
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    for (int i = 0; i < 4; i++) {
+        int q = last + d[i];
+        if (b->color[q] != c || !tg_chain_in_atari(tg_chain_at(b, q)))
+            continue;
+        tg_point p = tactics_answer_atari(b, q, c, rule);
+        if (p != TG_PASS)
+            return p;
+    }
+    return TG_PASS;
+}
 
 /* ---- The random move ------------------------------------------------------- */
 
@@ -131,11 +170,13 @@ static inline tg_color tactics_final_owner(const tg_board *b, tg_point p, tactic
     tg_color c = (tg_color)b->color[p];
     if (c != TG_EMPTY)
         return c;
-    int black = tg_nbr_count(b, p, TG_BLACK), white = tg_nbr_count(b, p, TG_WHITE);
     if (rule == TACTICS_OWNER_SURROUNDED) {
         int edge = tg_nbr_count(b, p, TG_OFFBOARD);
-        return black + edge == 4 ? TG_BLACK : white + edge == 4 ? TG_WHITE : TG_EMPTY;
+        if (tg_nbr_count(b, p, TG_BLACK) + edge == 4)
+            return TG_BLACK;
+        return tg_nbr_count(b, p, TG_WHITE) + edge == 4 ? TG_WHITE : TG_EMPTY;
     }
+    int black = tg_nbr_count(b, p, TG_BLACK), white = tg_nbr_count(b, p, TG_WHITE);
     return black && !white ? TG_BLACK : white && !black ? TG_WHITE : TG_EMPTY;
 }
 
