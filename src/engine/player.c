@@ -76,6 +76,27 @@ static bool opponent_passed_and_we_win(const tg_game *g, tg_color color, int pla
     return score.result.winner == color;
 }
 
+/* A playout of the flat Monte-Carlo: the candidate to try, then uniformly
+ * random moves; first[p] is the colour that played p first. */
+typedef struct flat_playout {
+    tg_point candidate; /* TG_NO_POINT once played */
+    tg_suicide_rule suicide;
+    tg_rng *rng;
+    uint8_t *first;
+} flat_playout;
+
+static tg_playout_step flat_step(void *policy, tg_board *b, tg_color c)
+{
+    flat_playout *f = policy;
+    tg_point p = f->candidate;
+    if (p == TG_NO_POINT)
+        p = tg_board_random_move(b, c, f->suicide, f->rng);
+    f->candidate = TG_NO_POINT;
+    if (p != TG_PASS && !f->first[p])
+        f->first[p] = (uint8_t)c;
+    return tg_playout_play(b, p, c);
+}
+
 /* Flat Monte-Carlo with all-moves-as-first statistics: each playout starts
  * with a random candidate; every candidate point `color` occupied first in
  * a playout shares its win or loss.  Returns the best candidate. */
@@ -97,22 +118,8 @@ static tg_point flat_monte_carlo(const tg_game *g, tg_color color, const tg_poin
         tg_board work;
         tg_board_copy(&work, b);
         memset(first, 0, (size_t)b->npoints);
-        tg_color c = color;
-        tg_point p = cands[tg_rng_below(rng, (uint32_t)n)];
-        for (int moves = 0, passes = 0; moves < max_moves && passes < 2; moves++) {
-            if (moves > 0)
-                p = tg_board_random_move(&work, c, suicide, rng);
-            if (p == TG_PASS) {
-                tg_board_pass(&work);
-                passes++;
-            } else {
-                if (!first[p])
-                    first[p] = (uint8_t)c;
-                tg_board_play(&work, p, c);
-                passes = 0;
-            }
-            c = tg_opponent(c);
-        }
+        flat_playout f = {cands[tg_rng_below(rng, (uint32_t)n)], suicide, rng, first};
+        tg_playout_run(&work, color, max_moves, flat_step, &f);
         /* every stone counts, and an empty point for the colour that alone
          * touches it */
         int margin2 = tactics_area_score(&work, TACTICS_OWNER_TOUCHED, NULL) - komi2;

@@ -181,33 +181,46 @@ tg_point policy_model_move(const tg_board *b, tg_color c, tg_point last2, tg_rng
     return moves[n - 1];
 }
 
+/* A playout of the search under way. */
+typedef struct search_playout {
+    tg_rng *rng;
+    tg_point previous, last; /* the mover's previous move, then the other side's */
+    /* the mercy rule: a side ahead by a third of the board in stones has
+     * won; counting it now saves the rest of a hopeless playout */
+    int lead, mercy;
+    policy_moves *moves;
+} search_playout;
+
+static inline __attribute__((always_inline)) tg_playout_step search_step(void *policy, tg_board *b, tg_color c)
+{
+    search_playout *s = policy;
+    if (s->lead >= s->mercy || s->lead <= -s->mercy)
+        return TG_PLAYOUT_STOPPED;
+    tg_point p = policy_choose(b, c, s->previous, s->rng);
+    s->previous = s->last;
+    s->last = p;
+    tg_playout_step step = TG_PLAYOUT_PASSED;
+    if (p == TG_PASS) {
+        tg_board_pass(b);
+    } else {
+        int gained = 1 + tg_board_play(b, p, c);
+        s->lead += c == TG_BLACK ? gained : -gained;
+        step = TG_PLAYOUT_MOVED;
+    }
+    policy_moves *m = s->moves;
+    if (m && m->count < 3 * TG_MAX_POINTS) {
+        m->point[m->count] = (uint16_t)(p == TG_PASS ? 0 : p);
+        m->color[m->count++] = (uint8_t)c;
+    }
+    return step;
+}
+
 int policy_playout(tg_board *b, tg_color to_move, tg_point last2, tg_rng *rng, int max_moves,
                    policy_moves *moves)
 {
-    int passes = 0;
-    tg_point previous = last2, last = TG_NO_POINT; /* the mover's previous move, then the other side's */
-    tg_color c = to_move;
-    /* the mercy rule: a side ahead by a third of the board in stones has
-     * won; counting it now saves the rest of a hopeless playout */
-    int lead = tg_board_stone_count(b, TG_BLACK) - tg_board_stone_count(b, TG_WHITE);
-    int mercy = b->size * b->size / 3;
-    for (int m = 0; m < max_moves && passes < 2 && lead < mercy && lead > -mercy; m++) {
-        tg_point p = policy_choose(b, c, previous, rng);
-        previous = last;
-        last = p;
-        if (p == TG_PASS) {
-            tg_board_pass(b);
-            passes++;
-        } else {
-            int gained = 1 + tg_board_play(b, p, c);
-            lead += c == TG_BLACK ? gained : -gained;
-            passes = 0;
-        }
-        if (moves && moves->count < 3 * TG_MAX_POINTS) {
-            moves->point[moves->count] = (uint16_t)(p == TG_PASS ? 0 : p);
-            moves->color[moves->count++] = (uint8_t)c;
-        }
-        c = tg_opponent(c);
-    }
+    search_playout s = {rng, last2, TG_NO_POINT,
+                        tg_board_stone_count(b, TG_BLACK) - tg_board_stone_count(b, TG_WHITE),
+                        b->size * b->size / 3, moves};
+    tg_playout_run(b, to_move, max_moves, search_step, &s);
     return tactics_area_score(b, TACTICS_OWNER_SURROUNDED, NULL);
 }

@@ -26,23 +26,23 @@ static bool legal_under(const void *suicide_rule, const tg_board *b, tg_point p,
     return tg_board_check(b, p, c, *(const tg_suicide_rule *)suicide_rule) == TG_OK;
 }
 
+typedef struct counting_playout {
+    tactics_answer_rule answer; /* the obvious answers: capture, or extend to two liberties or more */
+    tg_suicide_rule suicide;
+    tg_rng *rng;
+} counting_playout;
+
+static tg_playout_step counting_step(void *policy, tg_board *b, tg_color c)
+{
+    counting_playout *k = policy;
+    tg_point p = tactics_answer_last_move(b, c, &k->answer);
+    if (p == TG_PASS)
+        p = tactics_random_move(b, c, k->suicide, TACTICS_RANDOM_COUNTING, k->rng);
+    return tg_playout_play(b, p, c);
+}
+
 void score_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng)
 {
-    /* the obvious answers: capture, or extend to two liberties or more */
-    tactics_answer_rule answer = {legal_under, &suicide, TACTICS_SAVE_NO_SELF_ATARI, false};
-    int max_moves = 3 * b->size * b->size + 20, passes = 0;
-    tg_color c = to_move;
-    for (int moves = 0; moves < max_moves && passes < 2; moves++) {
-        tg_point p = tactics_answer_last_move(b, c, &answer);
-        if (p == TG_PASS)
-            p = tactics_random_move(b, c, suicide, TACTICS_RANDOM_COUNTING, rng);
-        if (p == TG_PASS) {
-            tg_board_pass(b);
-            passes++;
-        } else {
-            tg_board_play(b, p, c);
-            passes = 0;
-        }
-        c = tg_opponent(c);
-    }
+    counting_playout k = {{legal_under, &suicide, TACTICS_SAVE_NO_SELF_ATARI, false}, suicide, rng};
+    tg_playout_run(b, to_move, 3 * b->size * b->size + 20, counting_step, &k);
 }
