@@ -30,8 +30,8 @@ static void setup(tg_board *b, const char *rows[9], const char *last)
     ts_board_play_rows(b, 9, rows, last);
 }
 
-/* How many of the seeds 1 to SEEDS make c's playout move (policy_choose,
- * told c's previous move last2) the point named where. */
+/* How many of the seeds 1 to SEEDS make c's playout move (the first of a
+ * playout, told c's previous move last2) the point named where. */
 #define SEEDS 50
 static int times_chosen(const tg_board *b, tg_color c, tg_point last2, const char *where)
 {
@@ -39,7 +39,11 @@ static int times_chosen(const tg_board *b, tg_color c, tg_point last2, const cha
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         tg_rng rng;
         tg_rng_seed(&rng, seed);
-        n += policy_choose(b, c, last2, &rng) == at(b, where);
+        tg_board copy;
+        tg_board_copy(&copy, b);
+        policy_moves moves = {0};
+        policy_playout(&copy, c, last2, &rng, 1, &moves);
+        n += moves.count == 1 && moves.point[0] == at(b, where);
     }
     return n;
 }

@@ -36,7 +36,7 @@
  * (two bits each, pattern_key's order, the mover's stones as TG_BLACK) and
  * the atari bits of the four adjacent ones (bit 16 + i for up, left,
  * right, down). */
-uint32_t features_shape_key(const tg_board *b, tg_point p, tg_color c)
+static uint32_t shape_key(const tg_board *b, tg_point p, tg_color c)
 {
     const int s = b->stride;
     const int around[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
@@ -133,7 +133,7 @@ void features_board_init(features_board *fb, const tg_board *b)
         memcpy(fb->color + (y + 2) * w + 3, b->color + y * b->stride + 1, (size_t)n);
 }
 
-uint64_t features_board_wide_key(const features_board *fb, tg_point p, tg_color c)
+static uint64_t board_wide_key(const features_board *fb, tg_point p, tg_color c)
 {
     /* the diamond's rows are runs of 1, 3, 5, 7 (less the centre), 5, 3
      * and 1 points, read a run at a time; the three-point border keeps
@@ -152,11 +152,11 @@ uint64_t features_board_wide_key(const features_board *fb, tg_point p, tg_color 
     return key;
 }
 
-uint64_t features_wide_key(const tg_board *b, tg_point p, tg_color c)
+static uint64_t wide_key(const tg_board *b, tg_point p, tg_color c)
 {
     features_board fb;
     features_board_init(&fb, b);
-    return features_board_wide_key(&fb, p, c);
+    return board_wide_key(&fb, p, c);
 }
 
 /* wide_image[t][i]: where the point of slot i goes under symmetry t. */
@@ -241,9 +241,9 @@ void features_compute(const tg_board *b, const features_board *fb, tg_point p, t
                       const tg_point *fight, int fights, move_features *f)
 {
     memset(f, 0, sizeof *f);
-    f->shape_key = features_shape_key(b, p, c); /* model.c indexes every symmetric image */
+    f->shape_key = shape_key(b, p, c); /* model.c indexes every symmetric image */
     /* so it does for the wide shapes */
-    f->wide_key = fb ? features_board_wide_key(fb, p, c) : features_wide_key(b, p, c);
+    f->wide_key = fb ? board_wide_key(fb, p, c) : wide_key(b, p, c);
     f->value[FEATURE_LAST] = (uint8_t)features_distance_bucket(b, p, b->last_move);
     f->value[FEATURE_LAST2] = (uint8_t)features_distance_bucket(b, p, last2);
     int line = line_of(b, p);

@@ -29,18 +29,17 @@ typedef struct move_features {
     uint8_t value[FEATURE_GROUPS];
 } move_features;
 
-/* The shape key of p for mover c, before symmetry (see features.c). */
-uint32_t features_shape_key(const tg_board *b, tg_point p, tg_color c);
-/* The key under symmetry t (0..7) of the grid. */
+/* A shape key (move_features' shape_key: p's 3x3 neighbourhood for the
+ * mover, features.c) under symmetry t (0..7) of the grid. */
 uint32_t features_shape_transform(uint32_t key, int t);
 /* The smallest key of the eight symmetric ones. */
 uint32_t features_shape_canonical(uint32_t key);
-/* The wide shape of p for mover c: the 24 points within Manhattan distance
- * three, two bits each as in the shape key (mover's stones 1, opponent's 2,
- * off the board 3), in the order of features_wide_offsets; 48 bits. */
+/* The wide shape of p for mover c (move_features' wide_key): the 24 points
+ * within Manhattan distance three, two bits each as in the shape key
+ * (mover's stones 1, opponent's 2, off the board 3), in the order of
+ * features_wide_offsets; 48 bits. */
 #define FEATURE_WIDE_POINTS 24
 extern const int8_t features_wide_offsets[FEATURE_WIDE_POINTS][2]; /* (dx, dy) */
-uint64_t features_wide_key(const tg_board *b, tg_point p, tg_color c);
 /* The colours of a board with a border of three points off the board (and
  * 8 bytes of slack), built once per position so that every candidate's wide
  * key is read without a test for the edge. */
@@ -49,7 +48,6 @@ typedef struct features_board {
     uint8_t color[(TG_MAX_SIZE + 6) * (TG_MAX_SIZE + 6) + 8];
 } features_board;
 void features_board_init(features_board *fb, const tg_board *b);
-uint64_t features_board_wide_key(const features_board *fb, tg_point p, tg_color c);
 /* The wide key under symmetry t (0..7), and the smallest of the eight. */
 uint64_t features_wide_transform(uint64_t key, int t);
 uint64_t features_wide_canonical(uint64_t key);

@@ -120,7 +120,9 @@ static tg_point fill_board(const tg_board *b, tg_rng *rng)
     return TG_PASS;
 }
 
-tg_point policy_choose(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng)
+/* The policy's move for c on b (TG_PASS when none); last2 is c's own
+ * previous move (TG_PASS or TG_NO_POINT when none or unknown). */
+static tg_point choose_move(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng)
 {
     tactics_answer_rule rule = answer_rule(b);
     tg_point p = tactics_answer_last_move(b, c, &rule);
@@ -196,7 +198,7 @@ static inline __attribute__((always_inline)) tg_playout_step search_step(void *p
     search_playout *s = policy;
     if (s->lead >= s->mercy || s->lead <= -s->mercy)
         return TG_PLAYOUT_STOPPED;
-    tg_point p = policy_choose(b, c, s->previous, s->rng);
+    tg_point p = choose_move(b, c, s->previous, s->rng);
     s->previous = s->last;
     s->last = p;
     tg_playout_step step = TG_PLAYOUT_PASSED;

@@ -20,10 +20,6 @@ typedef struct policy_moves {
 int policy_playout(tg_board *b, tg_color to_move, tg_point last2, tg_rng *rng, int max_moves,
                    policy_moves *moves);
 
-/* The policy's move for c on b (TG_PASS when none); last2 is c's own
- * previous move (TG_PASS or TG_NO_POINT when none or unknown). */
-tg_point policy_choose(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng);
-
 /* A move for c drawn from the move model (model.c): every point the
  * playouts may play (legal, not an own eye) with probability its strength
  * over their sum; last2 is c's previous move (0 or less: none).  TG_PASS
