@@ -13,7 +13,6 @@
  * 4-5) of a corner whose seven-by-seven square is empty? */
 bool tree_empty_corner_point(const tg_board *b, tg_point p);
 
-
 /*
  * A node is the move that led to it.  Its statistics are from the point of
  * view of the player who made that move; wins count in half-wins (a win 2,
