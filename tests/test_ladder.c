@@ -1,6 +1,6 @@
 /*
  * test_ladder.c — the ladder reader behind the search's priors
- * (src/engine/ladder.c): a ladder that works, one broken by a stone on its
+ * (src/tactics/ladder.c): a ladder that works, one broken by a stone on its
  * path, and one the attacker can drive either way.
  */
 #include <setjmp.h>

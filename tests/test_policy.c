@@ -3,8 +3,8 @@
  * spaces (nakade) and the playout playing it against the opponent's eye
  * space next to the last move (src/engine/policy.c); the opening points of
  * empty corners the tree's priors favour (src/engine/tree.c); the liberty
- * counts of the playouts (tactics_liberties_after, tg_board_is_self_atari)
- * against a count by hand.
+ * counts of the tactics (tactics_liberties_after, quick and played, and
+ * tg_board_is_self_atari) against a count by hand.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -348,7 +348,12 @@ static void test_liberty_counts_match_a_count_by_hand(void **state)
                         bool captures;
                         int all = liberties_by_hand(&b, p, c, &captures);
                         for (int max = 1; max <= 7; max++)
-                            assert_int_equal(tactics_liberties_after(&b, p, c, max, TACTICS_COUNT_QUICK), all < max ? all : max);
+                            assert_int_equal(tactics_liberties_after(&b, p, c, max, TACTICS_COUNT_QUICK),
+                                             all < max ? all : max);
+                        /* counted by playing, now and then (a copy of the board each) */
+                        if (!captures && all > 0 && move % 16 == 0)
+                            assert_int_equal(tactics_liberties_after(&b, p, c, 3, TACTICS_COUNT_PLAYED),
+                                             all < 3 ? all : 3);
                         assert_int_equal(tg_board_is_self_atari(&b, p, c, NULL), !captures && all < 2);
                         checked++;
                     }
