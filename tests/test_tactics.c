@@ -27,23 +27,27 @@ static bool legal_by_board(const void *context, const tg_board *b, tg_point p, t
     return tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN) == TG_OK;
 }
 
-/* White's last move E6 puts Black's E5 in atari; White's F5, next to it,
- * is itself in atari (its liberty F4). */
-static const char *saving_rows[9] = {".........", ".........", ".........", ".....X...", "...OXOX..",
-                                     ".........", ".........", ".........", "........."};
+static const tactics_answer_rule playout = {tactics_legal_in_playout, NULL, TACTICS_SAVE_BY_CAPTURE_OR_EXTENSION,
+                                            true};
+static const tactics_answer_rule counting = {legal_by_board, NULL, TACTICS_SAVE_NO_SELF_ATARI, false};
+static const tactics_answer_rule played = {legal_by_board, NULL, TACTICS_SAVE_BY_PLAYED_EXTENSION, false};
+
+/* Black's E5 next to White's D5 and F5, F5 in atari (its liberty F4);
+ * with_e6: and White's E6, which puts E5 in atari.  `last` played last. */
+static void setup_atari(tg_board *b, bool with_e6, const char *last)
+{
+    const char *rows[9] = {".........", ".........", ".........", ".....X...", "...OXOX..",
+                           ".........", ".........", ".........", "........."};
+    if (with_e6)
+        rows[3] = "....OX...";
+    setup(b, rows, last);
+}
 
 static void test_the_save_rules_differ(void **state)
 {
     (void)state;
     tg_board b;
-    const char *rows[9];
-    for (int i = 0; i < 9; i++)
-        rows[i] = saving_rows[i];
-    rows[3] = "....OX...";
-    setup(&b, rows, "E6");
-    tactics_answer_rule playout = {tactics_legal_in_playout, NULL, TACTICS_SAVE_BY_CAPTURE_OR_EXTENSION, true};
-    tactics_answer_rule counting = {legal_by_board, NULL, TACTICS_SAVE_NO_SELF_ATARI, false};
-    tactics_answer_rule played = {legal_by_board, NULL, TACTICS_SAVE_BY_PLAYED_EXTENSION, false};
+    setup_atari(&b, true, "E6");
     /* the playouts take the attacker in atari, the others extend */
     assert_int_equal(tactics_answer_last_move(&b, TG_BLACK, &playout), at(&b, "F4"));
     assert_int_equal(tactics_answer_last_move(&b, TG_BLACK, &counting), at(&b, "E4"));
@@ -60,12 +64,8 @@ static void test_the_last_move_in_atari_is_taken(void **state)
 {
     (void)state;
     tg_board b;
-    const char *rows[9];
-    for (int i = 0; i < 9; i++)
-        rows[i] = saving_rows[i];
-    setup(&b, rows, "F5"); /* White's F5 played into atari */
-    tactics_answer_rule counting = {legal_by_board, NULL, TACTICS_SAVE_NO_SELF_ATARI, false};
-    tactics_answer_rule played = {legal_by_board, NULL, TACTICS_SAVE_BY_PLAYED_EXTENSION, false};
+    setup_atari(&b, false, "F5"); /* White's F5 played into atari */
+    assert_int_equal(tactics_answer_last_move(&b, TG_BLACK, &playout), at(&b, "F4"));
     assert_int_equal(tactics_answer_last_move(&b, TG_BLACK, &counting), at(&b, "F4"));
     assert_int_equal(tactics_answer_last_move(&b, TG_BLACK, &played), at(&b, "F4"));
 }
