@@ -39,8 +39,8 @@
 #include "engine/pattern.h"
 #include "engine/policy.h"
 #include "engine/tree.h"
-#include "tactics/tactics.h"
 #include "engine/value.h"
+#include "tactics/tactics.h"
 #include "tengen/score.h"
 #include "tengen/search.h"
 
