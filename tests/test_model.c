@@ -247,19 +247,28 @@ static void test_wide_table_lookup(void **state)
     assert_true(model_wide_gamma(crowded) == model_table_main()->rare_wide_gamma);
 }
 
+/* The distance bucket from p to q, read as the mover's previous move's
+ * (FEATURE_LAST2, features_compute's last2). */
+static int distance_bucket(const tg_board *b, tg_point p, tg_point q)
+{
+    move_features f;
+    features_compute(b, NULL, p, TG_BLACK, q, NULL, 0, &f);
+    return f.value[FEATURE_LAST2];
+}
+
 static void test_distance_buckets(void **state)
 {
     (void)state;
     tg_board b;
     tg_board_init(&b, 19);
     tg_point p = at(&b, "K10");
-    assert_int_equal(features_distance_bucket(&b, p, at(&b, "K11")), 0);  /* d = 2 */
-    assert_int_equal(features_distance_bucket(&b, p, at(&b, "L11")), 1);  /* d = 3 */
-    assert_int_equal(features_distance_bucket(&b, p, at(&b, "L12")), 3);  /* knight's move: 1 + 2 + 2 = 5 */
-    assert_int_equal(features_distance_bucket(&b, p, at(&b, "A1")), 15);  /* far */
-    assert_int_equal(features_distance_bucket(&b, p, p), 0); /* a stone captured and the point played again */
-    assert_int_equal(features_distance_bucket(&b, p, TG_PASS), FEATURE_DIST_NONE);
-    assert_int_equal(features_distance_bucket(&b, p, TG_NO_POINT), FEATURE_DIST_NONE);
+    assert_int_equal(distance_bucket(&b, p, at(&b, "K11")), 0);  /* d = 2 */
+    assert_int_equal(distance_bucket(&b, p, at(&b, "L11")), 1);  /* d = 3 */
+    assert_int_equal(distance_bucket(&b, p, at(&b, "L12")), 3);  /* knight's move: 1 + 2 + 2 = 5 */
+    assert_int_equal(distance_bucket(&b, p, at(&b, "A1")), 15);  /* far */
+    assert_int_equal(distance_bucket(&b, p, p), 0); /* a stone captured and the point played again */
+    assert_int_equal(distance_bucket(&b, p, TG_PASS), FEATURE_DIST_NONE);
+    assert_int_equal(distance_bucket(&b, p, TG_NO_POINT), FEATURE_DIST_NONE);
 }
 
 /* Captures, escapes into a ladder, ataris that start one, and a quiet

@@ -191,7 +191,8 @@ uint64_t features_wide_canonical(uint64_t key)
     return least_image(key, features_wide_transform);
 }
 
-int features_distance_bucket(const tg_board *b, tg_point p, tg_point q)
+/* Distance bucket from p to q (q a pass or none: FEATURE_DIST_NONE). */
+static int distance_bucket(const tg_board *b, tg_point p, tg_point q)
 {
     if (q <= 0)
         return FEATURE_DIST_NONE;
@@ -244,8 +245,8 @@ void features_compute(const tg_board *b, const features_board *fb, tg_point p, t
     f->shape_key = shape_key(b, p, c); /* model.c indexes every symmetric image */
     /* so it does for the wide shapes */
     f->wide_key = fb ? board_wide_key(fb, p, c) : wide_key(b, p, c);
-    f->value[FEATURE_LAST] = (uint8_t)features_distance_bucket(b, p, b->last_move);
-    f->value[FEATURE_LAST2] = (uint8_t)features_distance_bucket(b, p, last2);
+    f->value[FEATURE_LAST] = (uint8_t)distance_bucket(b, p, b->last_move);
+    f->value[FEATURE_LAST2] = (uint8_t)distance_bucket(b, p, last2);
     int line = line_of(b, p);
     f->value[FEATURE_LINE] = (uint8_t)((line > 4 ? 4 : line) * 2 + quiet(b, p, f->shape_key));
 

@@ -51,8 +51,6 @@ void features_board_init(features_board *fb, const tg_board *b);
 /* The wide key under symmetry t (0..7), and the smallest of the eight. */
 uint64_t features_wide_transform(uint64_t key, int t);
 uint64_t features_wide_canonical(uint64_t key);
-/* Distance bucket from p to q (q a pass or none: FEATURE_DIST_NONE). */
-int features_distance_bucket(const tg_board *b, tg_point p, tg_point q);
 /* All features of c playing the empty point p; last2 is c's previous move
  * (0 or negative when none), fight the two-liberty moves; fb, when not
  * NULL, is features_board_init of b (a saving when many points are asked). */
