@@ -1,6 +1,6 @@
 /*
  * test_ladder.c — the ladder reader behind the search's priors
- * (src/engine/ladder.c): a ladder that works, one broken by a stone on its
+ * (src/tactics/ladder.c): a ladder that works, one broken by a stone on its
  * path, and one the attacker can drive either way.
  */
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "engine/engine_internal.h"
+#include "tactics/ladder.h"
 #include "test_support.h"
 
 #define at ts_at

@@ -15,7 +15,9 @@
 
 #include <cmocka.h>
 
+#include "engine/model.h"
 #include "engine/model_data.h"
+#include "engine/tree.h"
 #include "test_support.h"
 
 #define at ts_at
@@ -29,6 +31,14 @@ static void setup(tg_board *b, const char *rows[9])
 static void features_at(const tg_board *b, const char *vertex, tg_color c, move_features *f)
 {
     features_compute(b, NULL, at(b, vertex), c, TG_NO_POINT, NULL, 0, f);
+}
+
+/* The features of c playing the empty point p. */
+static move_features features_of(const tg_board *b, tg_point p, tg_color c)
+{
+    move_features f;
+    features_compute(b, NULL, p, c, TG_NO_POINT, NULL, 0, &f);
+    return f;
 }
 
 /* The eight symmetries of a key are a group: each has an inverse among
@@ -84,8 +94,8 @@ static void test_shape_key_ignores_symmetry_and_colour(void **state)
             tg_point p = tg_point_at(&a, x, y), q = tg_point_at(&m, 8 - y, x);
             if (a.color[p] != TG_EMPTY)
                 continue;
-            uint32_t ka = features_shape_canonical(features_shape_key(&a, p, TG_WHITE));
-            uint32_t km = features_shape_canonical(features_shape_key(&m, q, TG_BLACK));
+            uint32_t ka = features_shape_canonical(features_of(&a, p, TG_WHITE).shape_key);
+            uint32_t km = features_shape_canonical(features_of(&m, q, TG_BLACK).shape_key);
             assert_int_equal(ka, km);
             compared++;
         }
@@ -142,7 +152,7 @@ static void check_wide_mirror(int size, tg_rng *rng)
             tg_point p = tg_point_at(&a, x, y), q = tg_point_at(&m, size - 1 - y, x);
             if (a.color[p] != TG_EMPTY || m.color[q] != TG_EMPTY)
                 continue;
-            uint64_t wa = features_wide_key(&a, p, TG_WHITE), wm = features_wide_key(&m, q, TG_BLACK);
+            uint64_t wa = features_of(&a, p, TG_WHITE).wide_key, wm = features_of(&m, q, TG_BLACK).wide_key;
             assert_true(features_wide_canonical(wa) == features_wide_canonical(wm));
             /* and the table gives both images the same weight */
             assert_true(model_wide_gamma(wa) == model_wide_gamma(wm));
@@ -154,7 +164,7 @@ static void check_wide_mirror(int size, tg_rng *rng)
 }
 
 /* The wide key, point by point from the coordinates: the reference for the
- * run-at-a-time reading of features_wide_key. */
+ * run-at-a-time reading of the wide key (features.c). */
 static uint64_t wide_key_reference(const tg_board *b, tg_point p, tg_color c)
 {
     int x = p % b->stride, y = p / b->stride;
@@ -188,7 +198,7 @@ static void test_wide_key_matches_reference(void **state)
                 if (b.color[p] != TG_EMPTY)
                     continue;
                 for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
-                    assert_true(features_wide_key(&b, p, c) == wide_key_reference(&b, p, c));
+                    assert_true(features_of(&b, p, c).wide_key == wide_key_reference(&b, p, c));
                     compared++;
                 }
             }
@@ -208,7 +218,7 @@ static void test_wide_key_ignores_symmetry_and_colour(void **state)
     /* the corner point of an empty 9x9 board sees the edge beyond it */
     tg_board b;
     tg_board_init(&b, 9);
-    uint64_t corner = features_wide_key(&b, at(&b, "A1"), TG_BLACK);
+    uint64_t corner = features_of(&b, at(&b, "A1"), TG_BLACK).wide_key;
     int off = 0;
     for (int i = 0; i < FEATURE_WIDE_POINTS; i++)
         off += (corner >> (2 * i) & 3) == TG_OFFBOARD;
@@ -237,19 +247,28 @@ static void test_wide_table_lookup(void **state)
     assert_true(model_wide_gamma(crowded) == model_table_main()->rare_wide_gamma);
 }
 
+/* The distance bucket from p to q, read as the mover's previous move's
+ * (FEATURE_LAST2, features_compute's last2). */
+static int distance_bucket(const tg_board *b, tg_point p, tg_point q)
+{
+    move_features f;
+    features_compute(b, NULL, p, TG_BLACK, q, NULL, 0, &f);
+    return f.value[FEATURE_LAST2];
+}
+
 static void test_distance_buckets(void **state)
 {
     (void)state;
     tg_board b;
     tg_board_init(&b, 19);
     tg_point p = at(&b, "K10");
-    assert_int_equal(features_distance_bucket(&b, p, at(&b, "K11")), 0);  /* d = 2 */
-    assert_int_equal(features_distance_bucket(&b, p, at(&b, "L11")), 1);  /* d = 3 */
-    assert_int_equal(features_distance_bucket(&b, p, at(&b, "L12")), 3);  /* knight's move: 1 + 2 + 2 = 5 */
-    assert_int_equal(features_distance_bucket(&b, p, at(&b, "A1")), 15);  /* far */
-    assert_int_equal(features_distance_bucket(&b, p, p), 0); /* a stone captured and the point played again */
-    assert_int_equal(features_distance_bucket(&b, p, TG_PASS), FEATURE_DIST_NONE);
-    assert_int_equal(features_distance_bucket(&b, p, TG_NO_POINT), FEATURE_DIST_NONE);
+    assert_int_equal(distance_bucket(&b, p, at(&b, "K11")), 0);  /* d = 2 */
+    assert_int_equal(distance_bucket(&b, p, at(&b, "L11")), 1);  /* d = 3 */
+    assert_int_equal(distance_bucket(&b, p, at(&b, "L12")), 3);  /* knight's move: 1 + 2 + 2 = 5 */
+    assert_int_equal(distance_bucket(&b, p, at(&b, "A1")), 15);  /* far */
+    assert_int_equal(distance_bucket(&b, p, p), 0); /* a stone captured and the point played again */
+    assert_int_equal(distance_bucket(&b, p, TG_PASS), FEATURE_DIST_NONE);
+    assert_int_equal(distance_bucket(&b, p, TG_NO_POINT), FEATURE_DIST_NONE);
 }
 
 /* Captures, escapes into a ladder, ataris that start one, and a quiet
@@ -298,7 +317,7 @@ static void test_tactical_features(void **state)
 }
 
 /* Self-ataris: a lone stone, and a chain whose capture leaves a dead
- * three-point eye space (policy_nakade_sacrifice). */
+ * three-point eye space (nakade_sacrifice). */
 static void test_self_atari_feature(void **state)
 {
     (void)state;

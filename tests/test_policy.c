@@ -3,8 +3,8 @@
  * spaces (nakade) and the playout playing it against the opponent's eye
  * space next to the last move (src/engine/policy.c); the opening points of
  * empty corners the tree's priors favour (src/engine/tree.c); the liberty
- * counts of the playouts (policy_liberties_after, tg_board_is_self_atari)
- * against a count by hand.
+ * counts of the tactics (tactics_liberties_after, quick and played, and
+ * tg_board_is_self_atari) against a count by hand.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +14,12 @@
 
 #include <cmocka.h>
 
-#include "engine/engine_internal.h"
+#include "engine/model.h"
+#include "engine/policy.h"
+#include "engine/tree.h"
+#include "tactics/ladder.h"
+#include "tactics/nakade.h"
+#include "tactics/tactics.h"
 #include "test_support.h"
 
 #define at ts_at
@@ -25,8 +30,8 @@ static void setup(tg_board *b, const char *rows[9], const char *last)
     ts_board_play_rows(b, 9, rows, last);
 }
 
-/* How many of the seeds 1 to SEEDS make c's playout move (policy_choose,
- * told c's previous move last2) the point named where. */
+/* How many of the seeds 1 to SEEDS make c's playout move (the first of a
+ * playout, told c's previous move last2) the point named where. */
 #define SEEDS 50
 static int times_chosen(const tg_board *b, tg_color c, tg_point last2, const char *where)
 {
@@ -34,7 +39,11 @@ static int times_chosen(const tg_board *b, tg_color c, tg_point last2, const cha
     for (uint64_t seed = 1; seed <= SEEDS; seed++) {
         tg_rng rng;
         tg_rng_seed(&rng, seed);
-        n += policy_choose(b, c, last2, &rng) == at(b, where);
+        tg_board copy;
+        tg_board_copy(&copy, b);
+        policy_moves moves = {0};
+        policy_playout(&copy, c, last2, &rng, 1, &moves);
+        n += moves.count == 1 && moves.point[0] == at(b, where);
     }
     return n;
 }
@@ -46,7 +55,7 @@ static void expect_vital(const char *rows[9], const char *const *space, int n, c
     setup(&b, rows, NULL);
     for (int i = 0; i < n; i++) {
         tg_color found_owner = TG_EMPTY;
-        tg_point v = policy_nakade_point(&b, at(&b, space[i]), &found_owner);
+        tg_point v = nakade_point(&b, at(&b, space[i]), &found_owner);
         if (!vital) {
             assert_int_equal(v, TG_PASS);
             continue;
@@ -127,8 +136,8 @@ static void test_spaces_that_are_not_eyes(void **state)
     expect_vital(six, six_space, 6, NULL, TG_EMPTY);
     tg_board b;
     setup(&b, six, NULL);
-    assert_int_equal(policy_nakade_point(&b, at(&b, "C5"), NULL), TG_PASS);
-    assert_int_equal(policy_nakade_point(&b, at(&b, "C4"), NULL), TG_PASS); /* a stone */
+    assert_int_equal(nakade_point(&b, at(&b, "C5"), NULL), TG_PASS);
+    assert_int_equal(nakade_point(&b, at(&b, "C4"), NULL), TG_PASS); /* a stone */
 }
 
 /* White has just closed a straight three: Black's playout move is its
@@ -189,26 +198,26 @@ static void test_sacrifices_that_kill(void **state)
     const char *square[9] = {".........", ".........", "...X.....", "..XO.X...", "..XOOX...",
                              "...XX....", ".........", ".........", "........."};
     setup(&b, square, NULL);
-    assert_true(policy_nakade_sacrifice(&b, at(&b, "E6"), TG_WHITE));
-    assert_false(policy_bad_self_atari(&b, at(&b, "E6"), TG_WHITE, 1));
+    assert_true(nakade_sacrifice(&b, at(&b, "E6"), TG_WHITE));
+    assert_false(tactics_bad_self_atari(&b, at(&b, "E6"), TG_WHITE, 1));
     /* White C5 makes two stones in atari (liberty C4): one eye at most */
     const char *two[9] = {".........", ".........", ".........", ".XX......", "XO.X.....",
                           ".X.......", ".........", ".........", "........."};
     setup(&b, two, NULL);
-    assert_true(policy_nakade_sacrifice(&b, at(&b, "C5"), TG_WHITE));
+    assert_true(nakade_sacrifice(&b, at(&b, "C5"), TG_WHITE));
     /* White E5 makes a straight four (liberty E4): captured, it is two
      * eyes for Black, so it stays a bad self-atari */
     const char *straight[9] = {".........", ".........", ".........", ".XXXX....", "XOOO.X...",
                                ".XXX.....", ".........", ".........", "........."};
     setup(&b, straight, NULL);
-    assert_false(policy_nakade_sacrifice(&b, at(&b, "E5"), TG_WHITE));
-    assert_true(policy_bad_self_atari(&b, at(&b, "E5"), TG_WHITE, 1));
+    assert_false(nakade_sacrifice(&b, at(&b, "E5"), TG_WHITE));
+    assert_true(tactics_bad_self_atari(&b, at(&b, "E5"), TG_WHITE, 1));
     /* nor is a straight five: captured, it is two eyes as well */
     const char *five[9] = {".........", ".........", ".........", ".XXXXX...", "XOOOO.X..",
                            ".XXXX....", ".........", ".........", "........."};
     setup(&b, five, NULL);
-    assert_false(policy_nakade_sacrifice(&b, at(&b, "F5"), TG_WHITE));
-    assert_true(policy_bad_self_atari(&b, at(&b, "F5"), TG_WHITE, 1));
+    assert_false(nakade_sacrifice(&b, at(&b, "F5"), TG_WHITE));
+    assert_true(tactics_bad_self_atari(&b, at(&b, "F5"), TG_WHITE, 1));
 }
 
 /* A false seki from a game against GNU Go: Black's top left group and
@@ -223,7 +232,7 @@ static void test_playouts_break_a_false_seki(void **state)
                            ".OXX.XX.X", "OOX.X.XX.", "OXX.....X", "OOX......"};
     tg_board b;
     setup(&b, rows, "G3");
-    assert_true(policy_nakade_sacrifice(&b, at(&b, "A9"), TG_WHITE));
+    assert_true(nakade_sacrifice(&b, at(&b, "A9"), TG_WHITE));
     int dead = 0, n = 200;
     for (uint64_t seed = 1; seed <= (uint64_t)n; seed++) {
         tg_board copy;
@@ -232,7 +241,7 @@ static void test_playouts_break_a_false_seki(void **state)
         tg_rng_seed(&rng, seed);
         policy_playout(&copy, TG_WHITE, TG_NO_POINT, &rng, 300, NULL);
         uint8_t owner[TG_MAX_POINTS];
-        policy_area_score(&copy, owner);
+        tactics_area_score(&copy, TACTICS_OWNER_SURROUNDED, owner);
         dead += owner[at(&b, "B7")] == TG_WHITE;
     }
     print_message("the group died in %d of %d playouts\n", dead, n);
@@ -253,12 +262,12 @@ static void test_model_move_draws_by_strength(void **state)
     setup(&b, rows, "F5");
     int count[TG_MAX_POINTS] = {0}, n = 2000, candidates = 0;
     for (int i = 0; i < b.npoints; i++)
-        candidates += b.color[i] == TG_EMPTY && policy_move_ok(&b, i, TG_BLACK);
+        candidates += b.color[i] == TG_EMPTY && tactics_move_ok(&b, i, TG_BLACK);
     tg_rng rng;
     tg_rng_seed(&rng, 7);
     for (int i = 0; i < n; i++) {
         tg_point p = policy_model_move(&b, TG_BLACK, TG_NO_POINT, &rng);
-        assert_true(p != TG_PASS && policy_move_ok(&b, p, TG_BLACK));
+        assert_true(p != TG_PASS && tactics_move_ok(&b, p, TG_BLACK));
         count[p]++;
     }
     int capture = count[at(&b, "G5")];
@@ -285,7 +294,7 @@ static void add_point(tg_point *set, int *n, tg_point q)
     set[(*n)++] = q;
 }
 
-/* The points policy_liberties_after counts for c at p, all of them: p's
+/* The points tactics_liberties_after counts for c at p, all of them: p's
  * empty neighbours, an adjacent opponent chain in atari (its stone there,
  * freed by the capture), and every liberty but p of c's adjacent chains,
  * read by walking each chain's stones. */
@@ -315,7 +324,7 @@ static int liberties_by_hand(const tg_board *b, tg_point p, tg_color c, bool *ca
     return n;
 }
 
-/* tg_board_is_self_atari and policy_liberties_after skip the walk of a
+/* tg_board_is_self_atari and tactics_liberties_after skip the walk of a
  * chain with more than 4k pseudo-liberties (it has more than k
  * liberties): their answers must stay those of a count by hand, at every
  * empty point for both colours, through random games whose chains grow
@@ -339,7 +348,12 @@ static void test_liberty_counts_match_a_count_by_hand(void **state)
                         bool captures;
                         int all = liberties_by_hand(&b, p, c, &captures);
                         for (int max = 1; max <= 7; max++)
-                            assert_int_equal(policy_liberties_after(&b, p, c, max), all < max ? all : max);
+                            assert_int_equal(tactics_liberties_after(&b, p, c, max, TACTICS_COUNT_QUICK),
+                                             all < max ? all : max);
+                        /* counted by playing, now and then (a copy of the board each) */
+                        if (!captures && all > 0 && move % 16 == 0)
+                            assert_int_equal(tactics_liberties_after(&b, p, c, 3, TACTICS_COUNT_PLAYED),
+                                             all < 3 ? all : 3);
                         assert_int_equal(tg_board_is_self_atari(&b, p, c, NULL), !captures && all < 2);
                         checked++;
                     }

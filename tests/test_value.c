@@ -16,7 +16,9 @@
 
 #include <cmocka.h>
 
-#include "engine/engine_internal.h"
+#include "engine/model.h"
+#include "engine/pattern.h"
+#include "engine/tree.h"
 #include "engine/value.h"
 #include "tengen/search.h"
 #include "test_support.h"

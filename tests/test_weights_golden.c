@@ -18,7 +18,8 @@
 
 #include <cmocka.h>
 
-#include "engine/engine_internal.h"
+#include "engine/features.h"
+#include "engine/model.h"
 #include "engine/value.h"
 
 static uint64_t fold(uint64_t h, float v)

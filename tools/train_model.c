@@ -5,7 +5,7 @@
  * in the game of Go", 2007).
  *
  * Each position of a record is a competition among the moves the search
- * would consider (legal, not an own eye: policy_move_ok); the move played
+ * would consider (legal, not an own eye: tactics_move_ok); the move played
  * wins.  A move's strength is the product of the weights (gammas) of its
  * features (features.c).  Every weight gets one virtual win and one
  * virtual loss against a weight of 1, Coulom's prior, so rare features stay
@@ -45,7 +45,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine_internal.h"
+#include "engine/features.h"
+#include "engine/model.h"
+#include "engine/pattern.h"
+#include "tactics/tactics.h"
 #include "engine/model_data.h"
 #include "engine/weights.h"
 #include "tengen/game.h"
@@ -106,7 +109,7 @@ static void reserve(dataset *d, size_t need, size_t positions)
 static void add_position(dataset *d, const tg_board *b, tg_color c, tg_point played, tg_point last2)
 {
     tg_point fight[10];
-    int fights = policy_two_liberty_moves(b, c, fight);
+    int fights = tactics_two_liberty_moves(b, c, fight);
     size_t first = d->count;
     features_board fb;
     features_board_init(&fb, b);
@@ -115,7 +118,7 @@ static void add_position(dataset *d, const tg_board *b, tg_color c, tg_point pla
     bool base_first = false;
     for (int i = 0; i < b->empty_count; i++) {
         tg_point p = b->empty[i];
-        if (!policy_move_ok(b, p, c))
+        if (!tactics_move_ok(b, p, c))
             continue;
         move_features f;
         features_compute(b, &fb, p, c, last2, fight, fights, &f);

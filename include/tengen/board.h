@@ -241,16 +241,80 @@ bool tg_board_consistent(const tg_board *b);
 
 /* ---- Playouts (used by the benchmark and the dead-stone estimator) ---- */
 
+/* What one move of a playout did. */
+typedef enum tg_playout_step {
+    TG_PLAYOUT_MOVED,
+    TG_PLAYOUT_PASSED,
+    TG_PLAYOUT_STOPPED /* nothing: the playout ends here (a policy's own end) */
+} tg_playout_step;
+/* One move of colour c in a playout: play it on b, or pass, and say which. */
+typedef tg_playout_step (*tg_playout_step_fn)(void *policy, tg_board *b, tg_color c);
+
+/* A playout's move: play p for c, or pass when p is TG_PASS. */
+static inline tg_playout_step tg_playout_play(tg_board *b, tg_point p, tg_color c)
+{
+    if (p == TG_PASS) {
+        tg_board_pass(b);
+        return TG_PLAYOUT_PASSED;
+    }
+    tg_board_play(b, p, c);
+    return TG_PLAYOUT_MOVED;
+}
+
+/* The one playout loop: moves of to_move and its opponent in turn, each
+ * made by `step`, until both sides pass in a row, a step stops, or
+ * max_moves moves (passes included) are made; returns how many were.
+ * Inline, and Black's and White's moves written apart, so that a known step
+ * with its colour a constant compiles into one tight loop (tg_board_playout
+ * and the playout policies of score/ and engine/). */
+static inline __attribute__((always_inline)) int tg_playout_run(tg_board *b, tg_color to_move, int max_moves,
+                                                              tg_playout_step_fn step, void *policy)
+{
+    int moves = 0, passes = 0;
+    tg_playout_step s;
+    if (to_move == TG_WHITE && max_moves > 0) {
+        if ((s = step(policy, b, TG_WHITE)) == TG_PLAYOUT_STOPPED)
+            return moves;
+        passes = s == TG_PLAYOUT_PASSED;
+        moves++;
+    }
+    while (moves < max_moves && passes < 2) {
+        if ((s = step(policy, b, TG_BLACK)) == TG_PLAYOUT_STOPPED)
+            break;
+        passes = s == TG_PLAYOUT_PASSED ? passes + 1 : 0;
+        if (++moves >= max_moves || passes >= 2)
+            break;
+        if ((s = step(policy, b, TG_WHITE)) == TG_PLAYOUT_STOPPED)
+            break;
+        passes = s == TG_PLAYOUT_PASSED ? passes + 1 : 0;
+        moves++;
+    }
+    return moves;
+}
+
 /* Play uniformly random legal moves that do not fill the mover's own eyes,
  * starting with to_move, until both sides pass or max_moves is reached.
  * Simple ko only.  Returns the number of moves played. */
 int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng, int max_moves);
 
-/* The first empty point, scanning the empty list from a random start, that
- * `accept` approves; TG_PASS when none does.  The building block of
- * playout policies. */
+/* The first empty point that `accept` approves, scanning the empty list
+ * from index start (0 <= start < b->empty_count) round to the point before
+ * it; TG_PASS when none does.  Inline, so that a scan with a known filter
+ * compiles into one loop.  Playout policies draw the start at random
+ * (tg_board_random_move, tactics/). */
 typedef bool (*tg_point_filter)(const tg_board *b, tg_point p, void *context);
-tg_point tg_board_random_empty(const tg_board *b, tg_rng *rng, tg_point_filter accept, void *context);
+static inline tg_point tg_board_scan_empty(const tg_board *b, int start, tg_point_filter accept, void *context)
+{
+    int n = b->empty_count, i = start;
+    for (int k = 0; k < n; k++) {
+        tg_point p = b->empty[i];
+        if (accept(b, p, context))
+            return p;
+        if (++i == n)
+            i = 0;
+    }
+    return TG_PASS;
+}
 
 /* Whether c may play the empty point p in a playout: legal (simple ko,
  * the suicide rule) and not one of c's own eyes (tg_board_is_eye).  The

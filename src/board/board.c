@@ -553,6 +553,18 @@ static inline __attribute__((always_inline)) bool playout_move_ok(const tg_board
     return placement_ok(b, p, c, suicide, S);
 }
 
+typedef struct playout_filter {
+    tg_color color;
+    tg_suicide_rule suicide;
+    int stride;
+} playout_filter;
+
+static inline __attribute__((always_inline)) bool playout_acceptable(const tg_board *b, tg_point p, void *context)
+{
+    const playout_filter *f = context;
+    return playout_move_ok(b, p, f->color, f->suicide, f->stride);
+}
+
 /* A random point that passes playout_move_ok, scanning from a random start;
  * TG_PASS when there is none. */
 static inline __attribute__((always_inline)) tg_point select_move(const tg_board *b, tg_color c, tg_suicide_rule suicide,
@@ -561,30 +573,8 @@ static inline __attribute__((always_inline)) tg_point select_move(const tg_board
     int n = b->empty_count;
     if (n == 0)
         return TG_PASS;
-    int i = (int)tg_rng_below(rng, (uint32_t)n);
-    for (int k = 0; k < n; k++) {
-        tg_point p = b->empty[i];
-        if (playout_move_ok(b, p, c, suicide, S))
-            return p;
-        if (++i == n)
-            i = 0;
-    }
-    return TG_PASS;
-}
-
-tg_point tg_board_random_empty(const tg_board *b, tg_rng *rng, tg_point_filter accept, void *context)
-{
-    int n = b->empty_count;
-    if (n == 0)
-        return TG_PASS;
-    int i = (int)tg_rng_below(rng, (uint32_t)n);
-    for (int k = 0; k < n; k++) {
-        if (accept(b, b->empty[i], context))
-            return b->empty[i];
-        if (++i == n)
-            i = 0;
-    }
-    return TG_PASS;
+    playout_filter f = {c, suicide, S};
+    return tg_board_scan_empty(b, (int)tg_rng_below(rng, (uint32_t)n), playout_acceptable, &f);
 }
 
 bool tg_board_playout_move_ok(const tg_board *b, tg_point p, tg_color c, tg_suicide_rule suicide)
@@ -597,51 +587,53 @@ tg_point tg_board_random_move(const tg_board *b, tg_color c, tg_suicide_rule sui
     return select_move(b, c, suicide, rng, b->stride);
 }
 
-/* One playout move of c: false when c passed. */
-static inline __attribute__((always_inline)) bool playout_step(tg_board *b, tg_color c, tg_suicide_rule suicide,
-                                                               tg_rng *rng, const int S)
+/* One move of the uniformly random playout, for boards of stride S. */
+typedef struct random_playout {
+    tg_suicide_rule suicide;
+    tg_rng rng; /* a copy, kept in registers through the loop */
+} random_playout;
+
+static inline __attribute__((always_inline)) tg_playout_step random_step(void *policy, tg_board *b, tg_color c,
+                                                                       const int S)
 {
-    tg_point p = select_move(b, c, suicide, rng, S);
+    random_playout *r = policy;
+    tg_point p = select_move(b, c, r->suicide, &r->rng, S);
     if (p == TG_PASS) {
         tg_board_pass(b);
-        return false;
+        return TG_PLAYOUT_PASSED;
     }
     bool suicided;
     play_core(b, p, c, NULL, &suicided, S);
-    return true;
+    return TG_PLAYOUT_MOVED;
 }
 
-/* The playout loop for boards of stride S.  Black's and White's moves
- * alternate in the loop, each with its colour a constant the compiler can
- * fold into the move code. */
-static inline __attribute__((always_inline)) int playout_loop(tg_board *b, tg_color to_move, tg_suicide_rule suicide,
-                                                              tg_rng *rng, int max_moves, const int S)
+/* The step for strides 10 (9x9), 20 (19x19) and any; inlined into
+ * tg_playout_run, each with its constants folded. */
+static inline __attribute__((always_inline)) tg_playout_step random_step_9(void *policy, tg_board *b, tg_color c)
 {
-    int moves = 0, passes = 0;
-    tg_rng local = *rng; /* kept in registers through the loop */
-    if (to_move == TG_WHITE && max_moves > 0) {
-        passes = playout_step(b, TG_WHITE, suicide, &local, S) ? 0 : 1;
-        moves++;
-    }
-    while (moves < max_moves && passes < 2) {
-        passes = playout_step(b, TG_BLACK, suicide, &local, S) ? 0 : passes + 1;
-        if (++moves >= max_moves || passes >= 2)
-            break;
-        passes = playout_step(b, TG_WHITE, suicide, &local, S) ? 0 : passes + 1;
-        moves++;
-    }
-    *rng = local;
-    return moves;
+    return random_step(policy, b, c, 10);
+}
+static inline __attribute__((always_inline)) tg_playout_step random_step_19(void *policy, tg_board *b, tg_color c)
+{
+    return random_step(policy, b, c, 20);
+}
+static inline __attribute__((always_inline)) tg_playout_step random_step_any(void *policy, tg_board *b, tg_color c)
+{
+    return random_step(policy, b, c, b->stride);
 }
 
 int tg_board_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng, int max_moves)
 {
+    random_playout r = {suicide, *rng};
+    int moves;
     /* 9x9 and 19x19 get a copy with the neighbour offsets as constants */
     switch (b->stride) {
-    case 10: return playout_loop(b, to_move, suicide, rng, max_moves, 10);
-    case 20: return playout_loop(b, to_move, suicide, rng, max_moves, 20);
-    default: return playout_loop(b, to_move, suicide, rng, max_moves, b->stride);
+    case 10: moves = tg_playout_run(b, to_move, max_moves, random_step_9, &r); break;
+    case 20: moves = tg_playout_run(b, to_move, max_moves, random_step_19, &r); break;
+    default: moves = tg_playout_run(b, to_move, max_moves, random_step_any, &r); break;
     }
+    *rng = r.rng;
+    return moves;
 }
 
 /* ---- Vertices ------------------------------------------------------- */

@@ -18,22 +18,25 @@
  *   escape    extends a chain in atari: to one liberty, to two in a ladder
  *             that works, to two otherwise, to three or more
  *   selfatari a lone stone, a chain, or a chain that kills by nakade when
- *             taken (policy_nakade_sacrifice)
+ *             taken (nakade_sacrifice)
  *   atari     ataris a chain: in a ladder that works, or not
- *   fight     one of the playouts' two-liberty moves (policy.c, rule 2b)
+ *   fight     one of the two-liberty moves (tactics_two_liberty_moves)
  *
  * Value 0 of every group but the shape means "not this feature".
  */
 #include <pthread.h>
 #include <string.h>
 
-#include "engine/engine_internal.h"
+#include "engine/features.h"
+#include "engine/pattern.h"
+#include "tactics/ladder.h"
+#include "tactics/nakade.h"
 
 /* The key of the shape around p for mover c: the eight neighbours' colours
  * (two bits each, pattern_key's order, the mover's stones as TG_BLACK) and
  * the atari bits of the four adjacent ones (bit 16 + i for up, left,
  * right, down). */
-uint32_t features_shape_key(const tg_board *b, tg_point p, tg_color c)
+static uint32_t shape_key(const tg_board *b, tg_point p, tg_color c)
 {
     const int s = b->stride;
     const int around[8] = {-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1};
@@ -130,7 +133,7 @@ void features_board_init(features_board *fb, const tg_board *b)
         memcpy(fb->color + (y + 2) * w + 3, b->color + y * b->stride + 1, (size_t)n);
 }
 
-uint64_t features_board_wide_key(const features_board *fb, tg_point p, tg_color c)
+static uint64_t board_wide_key(const features_board *fb, tg_point p, tg_color c)
 {
     /* the diamond's rows are runs of 1, 3, 5, 7 (less the centre), 5, 3
      * and 1 points, read a run at a time; the three-point border keeps
@@ -149,11 +152,11 @@ uint64_t features_board_wide_key(const features_board *fb, tg_point p, tg_color 
     return key;
 }
 
-uint64_t features_wide_key(const tg_board *b, tg_point p, tg_color c)
+static uint64_t wide_key(const tg_board *b, tg_point p, tg_color c)
 {
     features_board fb;
     features_board_init(&fb, b);
-    return features_board_wide_key(&fb, p, c);
+    return board_wide_key(&fb, p, c);
 }
 
 /* wide_image[t][i]: where the point of slot i goes under symmetry t. */
@@ -188,7 +191,8 @@ uint64_t features_wide_canonical(uint64_t key)
     return least_image(key, features_wide_transform);
 }
 
-int features_distance_bucket(const tg_board *b, tg_point p, tg_point q)
+/* Distance bucket from p to q (q a pass or none: FEATURE_DIST_NONE). */
+static int distance_bucket(const tg_board *b, tg_point p, tg_point q)
 {
     if (q <= 0)
         return FEATURE_DIST_NONE;
@@ -238,11 +242,11 @@ void features_compute(const tg_board *b, const features_board *fb, tg_point p, t
                       const tg_point *fight, int fights, move_features *f)
 {
     memset(f, 0, sizeof *f);
-    f->shape_key = features_shape_key(b, p, c); /* model.c indexes every symmetric image */
+    f->shape_key = shape_key(b, p, c); /* model.c indexes every symmetric image */
     /* so it does for the wide shapes */
-    f->wide_key = fb ? features_board_wide_key(fb, p, c) : features_wide_key(b, p, c);
-    f->value[FEATURE_LAST] = (uint8_t)features_distance_bucket(b, p, b->last_move);
-    f->value[FEATURE_LAST2] = (uint8_t)features_distance_bucket(b, p, last2);
+    f->wide_key = fb ? board_wide_key(fb, p, c) : wide_key(b, p, c);
+    f->value[FEATURE_LAST] = (uint8_t)distance_bucket(b, p, b->last_move);
+    f->value[FEATURE_LAST2] = (uint8_t)distance_bucket(b, p, last2);
     int line = line_of(b, p);
     f->value[FEATURE_LINE] = (uint8_t)((line > 4 ? 4 : line) * 2 + quiet(b, p, f->shape_key));
 
@@ -277,7 +281,7 @@ void features_compute(const tg_board *b, const features_board *fb, tg_point p, t
 
     int stones;
     if (!taken && tg_board_is_self_atari(b, p, c, &stones))
-        f->value[FEATURE_SELF_ATARI] = stones == 1 ? 1 : policy_nakade_sacrifice(b, p, c) ? 3 : 2;
+        f->value[FEATURE_SELF_ATARI] = stones == 1 ? 1 : nakade_sacrifice(b, p, c) ? 3 : 2;
 
     if (!rescues && !ataris)
         return;

@@ -30,21 +30,16 @@ static tg_point cleanup_capture(tg_search *s, const tg_game *g, tg_color color)
     tree_pool *pool = search_active_pool(s);
     tg_point best = TG_PASS, libs[TG_MAX_POINTS];
     double best_value = -1;
-    for (int p = 0; p < b->npoints; p++) {
-        if (!dead[p] || b->color[p] != tg_opponent(color) || b->chain_of[p] != p)
-            continue; /* each dead enemy chain once, at its head */
-        int n = tg_chain_liberties(b, p, libs, TG_MAX_POINTS);
-        for (int i = 0; i < n; i++) {
-            if (tg_game_check(g, color, libs[i], TG_PLAY_ANY_ORDER) != TG_OK)
-                continue;
-            uint32_t child = search_child_for(pool, s->root, libs[i], color);
-            const tree_node *c = child ? tree_at(pool, child) : NULL;
-            uint32_t v = c ? stat_get((_Atomic uint32_t *)&c->visits) : 0;
-            double value = v ? node_wins(c, s->lambda) / v : 0;
-            if (value > best_value) {
-                best_value = value;
-                best = libs[i];
-            }
+    tactics_cleanup_rule rule = {engine_legal_in_game, g, false, false};
+    int n = tactics_cleanup_moves(b, color, dead, &rule, libs);
+    for (int i = 0; i < n; i++) {
+        uint32_t child = search_child_for(pool, s->root, libs[i], color);
+        const tree_node *c = child ? tree_at(pool, child) : NULL;
+        uint32_t v = c ? stat_get((_Atomic uint32_t *)&c->visits) : 0;
+        double value = v ? node_wins(c, s->lambda) / v : 0;
+        if (value > best_value) {
+            best_value = value;
+            best = libs[i];
         }
     }
     return best;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/model.h"
 #include "engine/model_data.h"
 #include "engine/weights.h"
 #include "tengen/search.h"

@@ -12,7 +12,7 @@
 #ifndef TENGEN_ENGINE_MODEL_DATA_H
 #define TENGEN_ENGINE_MODEL_DATA_H
 
-#include "engine/engine_internal.h"
+#include "engine/features.h"
 #include "engine/weights.h"
 
 #define MODEL_MAX_VALUES 17

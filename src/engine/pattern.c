@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "engine/engine_internal.h"
+#include "engine/pattern.h"
 
 static const char *const shapes[] = {
     "XOX" "..." "???",  /* hane: enclosing hane */

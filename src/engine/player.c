@@ -18,36 +18,19 @@
 
 #include "tengen/player.h"
 #include "tengen/score.h"
+#include "engine/legal.h"
+#include "tactics/tactics.h"
 
 #define DEFAULT_PLAYOUTS 64
 #define SETTLED 0.7f  /* |ownership| above this: the point's owner is decided */
 
-/* A self-atari of more than one stone: the baseline never plays one. */
-static bool is_bad_self_atari(const tg_board *b, tg_point p, tg_color color)
-{
-    int stones;
-    return tg_board_is_self_atari(b, p, color, &stones) && stones > 1;
-}
-
-/* Liberties the chain through p would have after `color` plays at p. */
-static int liberties_after(const tg_board *b, tg_point p, tg_color color)
-{
-    tg_board after;
-    tg_board_copy(&after, b);
-    tg_board_play(&after, p, color);
-    return after.color[p] == color ? tg_chain_liberties(&after, p, NULL, 8) : 0;
-}
-
-static bool legal(const tg_game *g, tg_color color, tg_point p)
-{
-    return tg_game_check(g, color, p, TG_PLAY_ANY_ORDER) == TG_OK;
-}
-
 /* Best tactical move: capture (weight = stones taken) or escape (weight =
- * stones saved).  Returns TG_PASS when there is none. */
+ * stones saved, by an extension to two liberties or more).  Returns
+ * TG_PASS when there is none. */
 static tg_point tactical_move(const tg_game *g, tg_color color)
 {
     const tg_board *b = tg_game_board(g);
+    tactics_answer_rule rule = {engine_legal_in_game, g, TACTICS_SAVE_BY_PLAYED_EXTENSION, false};
     tg_point best = TG_PASS;
     int best_weight = 0;
     for (int p = 0; p < b->npoints; p++) {
@@ -57,13 +40,13 @@ static tg_point tactical_move(const tg_game *g, tg_color color)
         const tg_chain *ch = &b->chain[p];
         if (!tg_chain_in_atari(ch))
             continue;
-        tg_point lib = tg_chain_atari_point(ch);
         int weight = ch->stones * 2 + (c != color); /* captures first at equal size */
-        if (weight <= best_weight || !legal(g, color, lib))
+        if (weight <= best_weight)
             continue;
-        if (c == color && liberties_after(b, lib, color) < 2)
-            continue; /* extending would not save it */
-        best = lib;
+        tg_point answer = tactics_answer_atari(b, p, color, &rule);
+        if (answer == TG_PASS)
+            continue;
+        best = answer;
         best_weight = weight;
     }
     return best;
@@ -72,20 +55,9 @@ static tg_point tactical_move(const tg_game *g, tg_color color)
 /* Dead enemy stones (cleanup): a legal move on a liberty of one of them. */
 static tg_point cleanup_move(const tg_game *g, tg_color color, const uint8_t *dead, tg_rng *rng)
 {
-    const tg_board *b = tg_game_board(g);
+    tactics_cleanup_rule rule = {engine_legal_in_game, g, true, true};
     tg_point libs[TG_MAX_POINTS];
-    int n = 0;
-    uint8_t seen[TG_MAX_POINTS] = {0};
-    for (int p = 0; p < b->npoints; p++) {
-        if (!dead[p] || b->color[p] != tg_opponent(color) || seen[b->chain_of[p]])
-            continue;
-        seen[b->chain_of[p]] = 1;
-        tg_point chain_libs[TG_MAX_POINTS];
-        int k = tg_chain_liberties(b, p, chain_libs, TG_MAX_POINTS);
-        for (int i = 0; i < k; i++)
-            if (legal(g, color, chain_libs[i]) && !is_bad_self_atari(b, chain_libs[i], color))
-                libs[n++] = chain_libs[i];
-    }
+    int n = tactics_cleanup_moves(tg_game_board(g), color, dead, &rule, libs);
     return n ? libs[tg_rng_below(rng, (uint32_t)n)] : TG_PASS;
 }
 
@@ -104,22 +76,25 @@ static bool opponent_passed_and_we_win(const tg_game *g, tg_color color, int pla
     return score.result.winner == color;
 }
 
-/* Area count of a position played to its end, Black minus White, in
- * half points with komi and compensation: every stone counts, and an empty
- * point counts for the colour that alone touches it. */
-static int final_margin2(const tg_board *b, int komi2)
+/* A playout of the flat Monte-Carlo: the candidate to try, then uniformly
+ * random moves; first[p] is the colour that played p first. */
+typedef struct flat_playout {
+    tg_point candidate; /* TG_NO_POINT once played */
+    tg_suicide_rule suicide;
+    tg_rng *rng;
+    uint8_t *first;
+} flat_playout;
+
+static tg_playout_step flat_step(void *policy, tg_board *b, tg_color c)
 {
-    int margin = 0;
-    for (int i = 0; i < b->size * b->size; i++) {
-        tg_point p = tg_point_at(b, i % b->size, i / b->size);
-        tg_color c = (tg_color)b->color[p];
-        if (c == TG_EMPTY) {
-            int black = tg_nbr_count(b, p, TG_BLACK), white = tg_nbr_count(b, p, TG_WHITE);
-            c = black && !white ? TG_BLACK : white && !black ? TG_WHITE : TG_EMPTY;
-        }
-        margin += c == TG_BLACK ? 2 : c == TG_WHITE ? -2 : 0;
-    }
-    return margin - komi2;
+    flat_playout *f = policy;
+    tg_point p = f->candidate;
+    if (p == TG_NO_POINT)
+        p = tg_board_random_move(b, c, f->suicide, f->rng);
+    f->candidate = TG_NO_POINT;
+    if (p != TG_PASS && !f->first[p])
+        f->first[p] = (uint8_t)c;
+    return tg_playout_play(b, p, c);
 }
 
 /* Flat Monte-Carlo with all-moves-as-first statistics: each playout starts
@@ -143,23 +118,11 @@ static tg_point flat_monte_carlo(const tg_game *g, tg_color color, const tg_poin
         tg_board work;
         tg_board_copy(&work, b);
         memset(first, 0, (size_t)b->npoints);
-        tg_color c = color;
-        tg_point p = cands[tg_rng_below(rng, (uint32_t)n)];
-        for (int moves = 0, passes = 0; moves < max_moves && passes < 2; moves++) {
-            if (moves > 0)
-                p = tg_board_random_move(&work, c, suicide, rng);
-            if (p == TG_PASS) {
-                tg_board_pass(&work);
-                passes++;
-            } else {
-                if (!first[p])
-                    first[p] = (uint8_t)c;
-                tg_board_play(&work, p, c);
-                passes = 0;
-            }
-            c = tg_opponent(c);
-        }
-        int margin2 = final_margin2(&work, komi2);
+        flat_playout f = {cands[tg_rng_below(rng, (uint32_t)n)], suicide, rng, first};
+        tg_playout_run(&work, color, max_moves, flat_step, &f);
+        /* every stone counts, and an empty point for the colour that alone
+         * touches it */
+        int margin2 = tactics_area_score(&work, TACTICS_OWNER_TOUCHED, NULL) - komi2;
         bool won = color == TG_BLACK ? margin2 > 0 : margin2 < 0;
         for (int i = 0; i < n; i++)
             if (first[cands[i]] == color) {
@@ -215,8 +178,8 @@ tg_point tg_player_genmove(const tg_game *g, tg_color color, const tg_player_opt
     int n = 0;
     for (int i = 0; i < b->empty_count; i++) {
         tg_point p = b->empty[i];
-        if (fabsf(ownership[p]) >= SETTLED || tg_board_is_eye(b, p, color) || !legal(g, color, p) ||
-            is_bad_self_atari(b, p, color))
+        if (fabsf(ownership[p]) >= SETTLED || tg_board_is_eye(b, p, color) || !engine_legal_in_game(g, b, p, color) ||
+            tactics_chain_self_atari(b, p, color))
             continue;
         cands[n++] = p;
     }

@@ -38,12 +38,8 @@
 
 #include "engine/search_internal.h"
 
-#ifndef RAVE_EQUIV
 #define RAVE_EQUIV 3000.0
-#endif
-#ifndef EXPAND_VISITS
 #define EXPAND_VISITS 2
-#endif
 /* Up to this size the first move of every playout comes from the move
  * model (measured on 9x9 only: 19x19's cost, a feature evaluation of every
  * point per playout, is not measured against its gain there). */
@@ -59,25 +55,19 @@
 /* The weight of the value function's verdict on a leaf beside its
  * playout's result (AlphaGo's lambda), where a network was trained for the
  * board size and komi (value.h). */
-#ifndef VALUE_LAMBDA
 #define VALUE_LAMBDA 0.5
-#endif
 /* The weight, in a child's value, of the value function's minimax verdict
  * on it (tree_minimax_update) beside the blend of its results: the
  * averages of a thousand playouts are slow to learn that one reply refutes
  * a move, the minimax of the network's verdicts learns it as soon as the
  * reply is judged (docs/player.md's figures). */
-#ifndef MINIMAX_WEIGHT
 #define MINIMAX_WEIGHT 0.3
-#endif
 /* With a value function the move model's prior counts this many visits
  * instead of tree.c's MODEL_PRIOR_VISITS (20): its virtual results are
  * what the network's verdicts must outweigh, and the PUCT term already
  * steers the visits by the model's probability (docs/player.md's figures:
  * with the minimax backup above, 9x9 against GNU Go at 1,000 playouts). */
-#ifndef VALUE_MODEL_PRIOR_VISITS
 #define VALUE_MODEL_PRIOR_VISITS 10
-#endif
 #define MAX_DEPTH 400
 #define MAX_THREADS 64
 
@@ -406,7 +396,7 @@ static void iterate(worker *w)
     int margin2 = score2 - s->komi2;
     back_up(w, depth, margin2, value_black);
     uint8_t owner[TG_MAX_POINTS];
-    policy_area_score(&w->board, owner);
+    tactics_area_score(&w->board, TACTICS_OWNER_SURROUNDED, owner);
     for (int p = 0; p < w->board.npoints; p++) {
         if (w->board.color[p] == TG_OFFBOARD || owner[p] == TG_EMPTY)
             continue;

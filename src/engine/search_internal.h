@@ -10,8 +10,13 @@
 
 #include <time.h>
 
-#include "engine/engine_internal.h"
+#include "engine/legal.h"
+#include "engine/model.h"
+#include "engine/pattern.h"
+#include "engine/policy.h"
+#include "engine/tree.h"
 #include "engine/value.h"
+#include "tactics/tactics.h"
 #include "tengen/search.h"
 
 struct tg_search {

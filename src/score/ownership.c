@@ -3,26 +3,15 @@
  * playouts.
  *
  * Each playout plays a copy of the position to the end (playout.c); at the
- * end every point belongs to the colour of its stone, or of all the stones
- * around it (an eye), or to nobody.  The mean over playouts, +1 for Black
+ * end every point belongs to the colour of its stone, or of the one colour
+ * next to it (TACTICS_OWNER_TOUCHED), or to nobody.  The mean over playouts, +1 for Black
  * and -1 for White, is the ownership.
  */
 #include <string.h>
 
 #include "tengen/score.h"
 #include "score/playout.h"
-
-/* +1 Black, -1 White, 0 nobody: the owner of p in a finished playout. */
-static int final_owner(const tg_board *b, tg_point p)
-{
-    tg_color c = tg_board_at(b, p);
-    if (c == TG_BLACK)
-        return 1;
-    if (c == TG_WHITE)
-        return -1;
-    bool black = tg_nbr_count(b, p, TG_BLACK) > 0, white = tg_nbr_count(b, p, TG_WHITE) > 0;
-    return black == white ? 0 : black ? 1 : -1;
-}
+#include "tactics/tactics.h"
 
 void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
                   tg_rng *rng, float *ownership)
@@ -36,9 +25,12 @@ void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int pl
     for (int i = 0; i < playouts; i++) {
         tg_board_copy(&copy, b);
         score_playout(&copy, to_move, suicide, rng);
-        for (tg_point p = 0; p < b->npoints; p++)
-            if (tg_board_at(b, p) != TG_OFFBOARD)
-                sum[p] += final_owner(&copy, p);
+        for (tg_point p = 0; p < b->npoints; p++) {
+            if (tg_board_at(b, p) == TG_OFFBOARD)
+                continue;
+            tg_color owner = tactics_final_owner(&copy, p, TACTICS_OWNER_TOUCHED);
+            sum[p] += (owner == TG_BLACK) - (owner == TG_WHITE);
+        }
     }
     for (int p = 0; p < TG_MAX_POINTS; p++)
         ownership[p] = playouts > 0 ? (float)sum[p] / (float)playouts : 0.0f;

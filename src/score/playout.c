@@ -14,71 +14,35 @@
  * or saves a chain of its own that move put in atari.  Tactics this simple
  * make hopeless stones in open areas die more often and living groups less,
  * which is what the counting needs (measured against GNU Go, see
- * tests/scripts/gnugo_agreement.sh).
+ * tests/scripts/gnugo_agreement.sh).  The tactics themselves are the
+ * tactics layer's, under the counting's rules (TACTICS_SAVE_NO_SELF_ATARI,
+ * TACTICS_RANDOM_COUNTING).
  */
 #include "score/playout.h"
-#include "score/regions.h"
+#include "tactics/tactics.h"
 
-typedef struct mover {
-    tg_color color;
+static bool legal_under(const void *suicide_rule, const tg_board *b, tg_point p, tg_color c)
+{
+    return tg_board_check(b, p, c, *(const tg_suicide_rule *)suicide_rule) == TG_OK;
+}
+
+typedef struct counting_playout {
+    tactics_answer_rule answer; /* the obvious answers: capture, or extend to two liberties or more */
     tg_suicide_rule suicide;
-} mover;
+    tg_rng *rng;
+} counting_playout;
 
-static bool acceptable(const tg_board *b, tg_point p, void *context)
+static tg_playout_step counting_step(void *policy, tg_board *b, tg_color c)
 {
-    const mover *m = context;
-    int stones;
-    return !tg_board_is_eye(b, p, m->color) && tg_board_check(b, p, m->color, m->suicide) == TG_OK &&
-           !(tg_board_is_self_atari(b, p, m->color, &stones) && stones > 1);
-}
-
-/* A random acceptable move (the first from a random start), or TG_PASS. */
-static tg_point random_move(const tg_board *b, tg_color c, tg_suicide_rule suicide, tg_rng *rng)
-{
-    mover m = {c, suicide};
-    return tg_board_random_empty(b, rng, acceptable, &m);
-}
-
-/* The obvious answers to the last move: capture the stones it left in
- * atari, or save a chain of the mover it put in atari by extending when
- * that gives two liberties or more.  TG_PASS when there is none. */
-static tg_point answer_last_move(const tg_board *b, tg_color c, tg_suicide_rule suicide)
-{
-    tg_point last = b->last_move, nb[4];
-    if (last < 0 || b->color[last] != tg_opponent(c))
-        return TG_PASS;
-    const tg_chain *played = tg_chain_at(b, last);
-    if (tg_chain_in_atari(played)) {
-        tg_point lib = tg_chain_atari_point(played);
-        if (tg_board_check(b, lib, c, suicide) == TG_OK)
-            return lib;
-    }
-    score_neighbours(b, last, nb);
-    for (int i = 0; i < 4; i++) {
-        if (b->color[nb[i]] != c || !tg_chain_in_atari(tg_chain_at(b, nb[i])))
-            continue;
-        tg_point lib = tg_chain_atari_point(tg_chain_at(b, nb[i]));
-        if (tg_board_check(b, lib, c, suicide) == TG_OK && !tg_board_is_self_atari(b, lib, c, NULL))
-            return lib;
-    }
-    return TG_PASS;
+    counting_playout *k = policy;
+    tg_point p = tactics_answer_last_move(b, c, &k->answer);
+    if (p == TG_PASS)
+        p = tactics_random_move(b, c, k->suicide, TACTICS_RANDOM_COUNTING, k->rng);
+    return tg_playout_play(b, p, c);
 }
 
 void score_playout(tg_board *b, tg_color to_move, tg_suicide_rule suicide, tg_rng *rng)
 {
-    int max_moves = 3 * b->size * b->size + 20, passes = 0;
-    tg_color c = to_move;
-    for (int moves = 0; moves < max_moves && passes < 2; moves++) {
-        tg_point p = answer_last_move(b, c, suicide);
-        if (p == TG_PASS)
-            p = random_move(b, c, suicide, rng);
-        if (p == TG_PASS) {
-            tg_board_pass(b);
-            passes++;
-        } else {
-            tg_board_play(b, p, c);
-            passes = 0;
-        }
-        c = tg_opponent(c);
-    }
+    counting_playout k = {{legal_under, &suicide, TACTICS_SAVE_NO_SELF_ATARI, false}, suicide, rng};
+    tg_playout_run(b, to_move, 3 * b->size * b->size + 20, counting_step, &k);
 }

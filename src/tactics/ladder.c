@@ -1,6 +1,6 @@
 /*
- * ladder.c — reading ladders (shicho) for the priors and the playouts: is
- * a chain in atari captured however it runs?
+ * ladder.c — reading ladders (shicho) for the playouts, the move model's
+ * features and the priors: is a chain in atari captured however it runs?
  *
  * The chain's side extends on its last liberty (or captures an attacker in
  * atari, which ends the ladder); with three liberties or more it has
@@ -9,7 +9,7 @@
  * private board and taken back with the undo log, so one copy serves the
  * whole reading.  A reading deeper than MAX_DEPTH counts as an escape.
  */
-#include "engine/engine_internal.h"
+#include "tactics/ladder.h"
 
 #define MAX_DEPTH 60
 

@@ -1,0 +1,143 @@
+/*
+ * tree.h — the search tree (tree.c): nodes and their statistics, the
+ * node pool, expansion with the priors, minimax verdicts and reuse.
+ */
+#ifndef TENGEN_ENGINE_TREE_H
+#define TENGEN_ENGINE_TREE_H
+
+#include <stdatomic.h>
+
+#include "tengen/board.h"
+
+/* On 13x13 and up, is p one of the opening points (3-3, 3-4, 4-4, 3-5,
+ * 4-5) of a corner whose seven-by-seven square is empty? */
+bool tree_empty_corner_point(const tg_board *b, tg_point p);
+
+/*
+ * A node is the move that led to it.  Its statistics are from the point of
+ * view of the player who made that move; wins count in half-wins (a win 2,
+ * a draw 1).  Statistics are updated with relaxed loads and stores rather
+ * than read-modify-write instructions: the rare update lost to a race
+ * between two threads costs nothing measurable, a locked add per child per
+ * playout costs a lot (RAVE touches every child along the path).  Only
+ * expansion (one thread per node, by compare-and-swap) and allocation are
+ * exact.
+ */
+typedef struct tree_node {
+    _Atomic uint32_t visits;       /* including virtual losses in flight */
+    _Atomic uint32_t wins2;
+    _Atomic uint32_t amaf_visits;
+    _Atomic uint32_t amaf_wins2;
+    _Atomic int64_t score_sum2;    /* sum of final margins, half points, mover's view */
+    /* sum, over the results in wins2, of the value function's winrate of
+     * the iteration's leaf for the mover, in 1/VALUE_UNIT (below) */
+    _Atomic uint32_t value_sum;
+    _Atomic uint32_t first_child;  /* pool index; 0 while not expanded */
+    _Atomic uint8_t expanding;     /* set by the one thread expanding it */
+    uint8_t color;                 /* who played move */
+    int16_t move;                  /* the point, or TG_PASS */
+    uint16_t child_count;
+    uint16_t prior_visits;
+    uint16_t prior_wins2;
+    uint16_t policy;               /* the move model's probability among its siblings, in 1/65535 */
+    /* the value function's winrate of this position for the side to move
+     * at it, in 1/65534, plus one; 0 while not evaluated */
+    _Atomic uint16_t leaf_value;
+    /* the value function's minimax verdict on this position for the mover
+     * (tree_minimax_update), in 1/65534, plus one; 0 while none */
+    _Atomic uint16_t minimax;
+} tree_node;
+
+/* value_sum's unit, 1/64 of a win (the rounding, under 1/128 a sample, is
+ * nothing beside a playout's noise): 2^32 / 64 = 67 million visits fit in
+ * it, and a search with the value function stops at VALUE_MAX_VISITS at
+ * the root (an hour of one 9x9 position on one thread). */
+#define VALUE_UNIT 64
+#define VALUE_MAX_VISITS 60000000u
+/* Any search stops when its root has this many visits: a node's wins2 (two
+ * a won playout) is a uint32 and the search's playout count an int; about
+ * 14 hours of one 9x9 position on two threads. */
+#define SEARCH_MAX_VISITS 2000000000u
+
+/* The node's wins (for the mover): the playouts' results and, at weight
+ * lambda, the value function's verdicts on the leaves below it. */
+static inline double node_wins(const tree_node *n, double lambda)
+{
+    double w = atomic_load_explicit((_Atomic uint32_t *)&n->wins2, memory_order_relaxed) * 0.5;
+    if (lambda <= 0)
+        return w;
+    double v = atomic_load_explicit((_Atomic uint32_t *)&n->value_sum, memory_order_relaxed) * (1.0 / VALUE_UNIT);
+    return (1 - lambda) * w + lambda * v;
+}
+
+typedef struct tree_pool {
+    tree_node *nodes;
+    uint32_t capacity;
+    _Atomic uint32_t used;         /* index 0 is never used: it means "none" */
+} tree_pool;
+
+static inline void stat_add(_Atomic uint32_t *v, uint32_t d)
+{
+    atomic_store_explicit(v, atomic_load_explicit(v, memory_order_relaxed) + d, memory_order_relaxed);
+}
+static inline uint32_t stat_get(_Atomic uint32_t *v)
+{
+    return atomic_load_explicit(v, memory_order_relaxed);
+}
+
+bool tree_pool_init(tree_pool *pool, size_t bytes);
+void tree_pool_free(tree_pool *pool);
+/* A fresh root (index) for `color`'s opponent's last move, or 0 when full. */
+uint32_t tree_new_root(tree_pool *pool);
+
+/* Which moves the children of a node may be. */
+typedef struct tree_expand_context {
+    const tg_board *board;      /* position at the node */
+    tg_color to_move;
+    /* at the root only: the game decides legality (superko, suicide rule) */
+    bool (*root_legal)(void *ctx, tg_point p);
+    void *root_ctx;
+    tg_point last2;             /* to_move's previous move (<= 0: none) */
+    /* the visits the move model's prior counts (0: MODEL_PRIOR_VISITS);
+     * the search with a value function gives fewer (search.c) */
+    int model_prior_visits;
+} tree_expand_context;
+
+/* Give node `n` its children with their priors.  Returns false (and leaves
+ * the node a leaf) when another thread is expanding it or the pool is full. */
+bool tree_expand(tree_pool *pool, uint32_t n, const tree_expand_context *ctx);
+
+/* A verdict (0..1) as a node keeps it (leaf_value, minimax): in 1/65534,
+ * plus one, so that 0 means none; and back. */
+static inline uint16_t verdict_pack(double v) { return (uint16_t)(v * 65534 + 1.5); }
+static inline double verdict_unpack(unsigned packed) { return (packed - 1) * (1.0 / 65534); }
+
+/* The value function's verdict on node n for its mover (0..1), or -1 when
+ * it has none: the minimax of the verdicts below it, else the network's on
+ * its own position (from leaf_value, which is for the side to move). */
+static inline double tree_node_minimax(tree_node *n)
+{
+    unsigned m = atomic_load_explicit(&n->minimax, memory_order_relaxed);
+    if (m)
+        return verdict_unpack(m);
+    unsigned v = atomic_load_explicit(&n->leaf_value, memory_order_relaxed);
+    return v ? 1 - verdict_unpack(v) : -1;
+}
+
+/* Set node n's minimax verdict from its children's: its mover's opponent
+ * answers with the child the network likes best for him, so n is worth
+ * one minus that child's verdict (the implicit minimax backup of Lanctot,
+ * Winands, Pepels and Sturtevant, 2014).  Children the network has not
+ * judged are left out; a node none of whose children it has judged keeps
+ * its own verdict.  Returns whether the verdict changed: when it did not,
+ * the nodes above need no update for it. */
+bool tree_minimax_update(const tree_pool *pool, uint32_t n);
+
+/* Copy the subtree under `root` of `from` into the empty pool `to`; nodes
+ * beyond to's capacity are dropped (their parents become leaves).  Returns
+ * the new root's index. */
+uint32_t tree_copy(const tree_pool *from, uint32_t root, tree_pool *to);
+
+static inline tree_node *tree_at(const tree_pool *pool, uint32_t i) { return &pool->nodes[i]; }
+
+#endif
