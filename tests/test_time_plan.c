@@ -28,6 +28,8 @@ static const char *const settings[] = {
     "kgs-time_settings absolute 1800", "kgs-time_settings byoyomi 600 30 5",
     "kgs-time_settings byoyomi 0 10 3", "kgs-time_settings canadian 900 600 25",
     "kgs-time_settings canadian 0 300 10", "kgs-time_settings byoyomi 120.5 0 3",
+    "kgs-time_settings byoyomi 0 0 3", "kgs-time_settings byoyomi 30 20 0",
+    "kgs-time_settings canadian 60 30 0",
 };
 #define SETTINGS (sizeof settings / sizeof settings[0])
 
