@@ -56,13 +56,13 @@ typedef struct fixed_move {
     bool had_clock;
 } fixed_move;
 
-static tg_point answer_fixed_move(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+static tg_point answer_fixed_move(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
                                   bool cleanup)
 {
     fixed_move *f = ctx;
     (void)g, (void)color, (void)cleanup;
     f->asked++;
-    f->had_clock = clock != NULL;
+    f->had_clock = time != NULL;
     return f->move;
 }
 
@@ -101,7 +101,7 @@ static tg_gtp *new_engine(int *calls)
     tg_gtp_options opt;
     tg_gtp_options_default(&opt);
     opt.size = 9;
-    opt.playouts = 50;
+    gs_use_baseline(&opt, 50);
     opt.extensions = extensions;
     opt.extension_count = 4;
     opt.extension_ctx = calls;

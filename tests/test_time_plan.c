@@ -57,13 +57,13 @@ typedef struct planner {
     tg_search_limits limits;
 } planner;
 
-static tg_point plan_and_pass(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+static tg_point plan_and_pass(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
                               bool cleanup)
 {
     planner *p = ctx;
-    (void)cleanup;
+    (void)color, (void)cleanup;
     p->limits = (tg_search_limits){0};
-    p->planned = tg_search_time_plan(clock, color, tg_game_board(g), p->lag, &p->limits);
+    p->planned = tg_search_time_plan(time, tg_game_board(g), p->lag, &p->limits);
     return TG_PASS;
 }
 

@@ -21,10 +21,6 @@ char *cli_read_file(const char *path, size_t *length);
 /* --model FILE or --value-net FILE (option names which): read the
  * weights file and hand it to the search; 0, or -1 after saying why. */
 int cli_load_weights(const char *cmd, const char *option, const char *path);
-/* The free opening's prediction from a finished search of b: the count
- * difference its ownership map expects, in half stones for White. */
-struct tg_search;
-int cli_predicted_white_margin2(const struct tg_search *search, const tg_board *b);
 /* The board with coordinates, star points, the last move in brackets,
  * captures and the side to move. */
 void cli_print_board(FILE *out, const tg_game *g);

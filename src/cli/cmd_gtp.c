@@ -8,7 +8,7 @@
  * Input is read in bounded chunks and fed a line at a time as soon as the
  * line ends, so a controller waiting for an answer is never kept waiting, a
  * line of any length is answered once without the reader going out of step,
- * and a streaming analysis (gtp_analyze.c) can see that the next line has
+ * and a streaming analysis (engine_gtp/gtp_analyze.c) can see that the next line has
  * arrived while it runs.
  */
 #include <errno.h>
@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/gtp_analyze.h"
 #include "cli/cli_util.h"
-#include "cli/gtp_player.h"
+#include "engine_gtp/gtp_analyze.h"
+#include "engine_gtp/gtp_player.h"
 #include "tengen/gtp.h"
 
 /* loadsgf refuses files larger than this. */
@@ -266,14 +266,12 @@ static bool parse_options(int argc, char **argv, tg_gtp_options *opt, gtp_player
                 fprintf(stderr, "tengen gtp: --seed must be a non-negative integer\n");
                 return false;
             }
-            opt->seed = (uint64_t)n;
             cfg->search.seed = (uint64_t)n;
         } else if ((v = option_value(argc, argv, &i, "--playouts", &missing))) {
             if (!parse_count(v, 1000000000, &n)) {
                 fprintf(stderr, "tengen gtp: --playouts must be a non-negative integer\n");
                 return false;
             }
-            opt->playouts = (int)n;
             cfg->playouts = (int)n;
         } else {
             fprintf(stderr, "tengen gtp: %s '%s'\n", missing ? "missing value for" : "unknown option",
