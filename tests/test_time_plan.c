@@ -9,6 +9,11 @@
  * The expected values were printed (TIME_PLAN_PRINT=1) before the GTP clock
  * became the clock layer's time model (issue 42), so this test says that
  * the change left every plan exactly as it was.
+ *
+ * Then what `tengen play` hands the planner: its running clock, whole
+ * (tg_clock_time_state), so that Fischer's increment and the time a
+ * moves-per-period block carries over reach the plan; the old hand-over
+ * squeezed them into GTP's clock (absolute, Canadian) and lost both.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -138,10 +143,98 @@ static void test_time_plan_exact(void **state)
     assert_int_equal(wrong, 0);
 }
 
+/* A clock of `spec` on which Black has made moves taking `used` ms each
+ * (Black's turn to come), and the plan from what it shows (lag 0.2 s, as
+ * `tengen play` plans, on an empty 19x19 board: 180 moves to come). */
+static tg_search_limits play_clock_plan(const char *spec, const int64_t *used, int moves, tg_time_state *time)
+{
+    tg_time_control tc;
+    char err[128];
+    assert_int_equal(tg_time_control_parse(spec, &tc, err, sizeof err), TG_OK);
+    tg_clock c;
+    tg_clock_init(&c, &tc);
+    int64_t now = 0;
+    for (int i = 0; i < moves; i++) {
+        tg_clock_start(&c, TG_BLACK, now);
+        now += used[i];
+        assert_int_equal(tg_clock_stop(&c, TG_BLACK, now), TG_CLOCK_OK);
+    }
+    tg_clock_start(&c, TG_BLACK, now);
+    tg_clock_time_state(&c, TG_BLACK, now + 1000, time); /* a second into the turn */
+    tg_board b;
+    tg_board_init(&b, 19);
+    tg_search_limits limits = {0};
+    assert_true(tg_search_time_plan(time, &b, 0.2, &limits));
+    return limits;
+}
+
+static void assert_near(double x, double expected)
+{
+    if (x < expected - 1e-9 || x > expected + 1e-9)
+        fail_msg("%.12f, expected %.12f", x, expected);
+}
+
+/* Fischer 300 s + 10 s a move: after a move of 20 s and a second into the
+ * next turn, 289 s are left and the increment adds half of what it gives
+ * beyond the margin to the plan: (289 - reserve) / 180 + (10 - margin) / 2. */
+static void test_play_clock_fischer(void **state)
+{
+    (void)state;
+    const int64_t used[] = {20000};
+    tg_time_state time;
+    tg_search_limits l = play_clock_plan("fischer:300+10", used, 1, &time);
+    assert_int_equal(time.control.system, TG_CLOCK_FISCHER);
+    assert_int_equal(time.control.increment_ms, 10000);
+    assert_int_equal(time.view.main_left_ms, 289000);
+    double margin = 0.2 + 2.0, reserve = margin + 0.02 * 289;
+    assert_near(l.seconds, (289 - reserve) / 180 + 0.5 * (10 - margin));
+    /* the same clock without its increment plans only the spread */
+    time.control.system = TG_CLOCK_ABSOLUTE;
+    time.control.increment_ms = 0;
+    tg_board b;
+    tg_board_init(&b, 19);
+    tg_search_limits absolute = {0};
+    assert_true(tg_search_time_plan(&time, &b, 0.2, &absolute));
+    assert_near(absolute.seconds, (289 - reserve) / 180);
+
+    /* with little left, the increment (added after the move) is never
+     * counted on within it */
+    const int64_t long_moves[] = {298000};
+    l = play_clock_plan("fischer:300+10", long_moves, 1, &time);
+    assert_int_equal(time.view.main_left_ms, 11000);
+    assert_true(l.max_seconds <= 11 - 0.2);
+    assert_true(l.seconds <= l.max_seconds);
+}
+
+/* Moves-per-period, 60 s then 5 moves in 100 s with the time saved carried
+ * over: main time ends 10 s into the first block's first move, four moves
+ * of a second finish the block with 86 s saved, and the next block holds
+ * 186 s for 5 stones (185 a second into its first).  Canadian's would
+ * hold 100 s. */
+static void test_play_clock_periods(void **state)
+{
+    (void)state;
+    const int64_t used[] = {70000, 1000, 1000, 1000, 1000};
+    tg_time_state time;
+    tg_search_limits l = play_clock_plan("periods:60+5/100", used, 5, &time);
+    assert_int_equal(time.control.system, TG_CLOCK_PERIODS);
+    assert_true(time.view.in_overtime);
+    assert_int_equal(time.view.stones_left, 5);
+    assert_int_equal(time.view.period_left_ms, 185000);
+    double margin = 0.2 + 2.0;
+    assert_near(l.seconds, (185 - margin) / 5);
+    l = play_clock_plan("canadian:60+5/100", used, 5, &time);
+    assert_int_equal(time.control.system, TG_CLOCK_CANADIAN);
+    assert_int_equal(time.view.period_left_ms, 99000);
+    assert_near(l.seconds, (99 - margin) / 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_plan_exact),
+        cmocka_unit_test(test_play_clock_fischer),
+        cmocka_unit_test(test_play_clock_periods),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
