@@ -1,15 +1,16 @@
 /*
  * cmd_gtp.c — `tengen gtp`: speaks the Go Text Protocol on standard input
  * and output, for GUIs (Sabaki, GoGui), servers (KGS, OGS bridges) and
- * referees.  The protocol itself lives in the library (tengen/gtp.h); this
- * front end only parses the options, moves bytes, and gives the engine its
- * file access for loadsgf and printsgf.
+ * referees.  The protocol itself lives in the library (tengen/gtp.h), the
+ * search and the analysis commands behind it in src/engine_gtp; this front
+ * end only parses the options, moves bytes, and gives the engine its move
+ * generator and its file access for loadsgf and printsgf.
  *
  * Input is read in bounded chunks and fed a line at a time as soon as the
  * line ends, so a controller waiting for an answer is never kept waiting, a
  * line of any length is answered once without the reader going out of step,
- * and a streaming analysis (engine_gtp/gtp_analyze.c) can see that the next line has
- * arrived while it runs.
+ * and a streaming analysis (engine_gtp/gtp_analyze.c) can see that the next
+ * line has arrived while it runs.
  */
 #include <errno.h>
 #include <poll.h>
