@@ -14,7 +14,9 @@
  * and changes nothing.
  *
  * Files (loadsgf, printsgf FILE) are reached only through the callbacks in
- * tg_gtp_options, so an engine without them touches no file.
+ * tg_gtp_options, so an engine without them touches no file; moves likewise
+ * come only from the caller's move generator (tg_gtp_player): the protocol
+ * knows no player, and its clock is the clock layer's time model (clock.h).
  *
  * The front end may add commands of its own (tg_gtp_extension), which can
  * answer while they run: `tengen gtp` streams lz-analyze this way.

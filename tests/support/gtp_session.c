@@ -2,7 +2,8 @@
  * gtp_session.c — helpers for the GTP tests (test_gtp, test_gtp_play): send
  * a line to a tg_gtp and check the answer's form on the way (see
  * gtp_session.h), expect success or a given error, and snapshot everything
- * a refused command must leave as it was.
+ * a refused command must leave as it was; engines get the baseline player
+ * as their move generator.
  */
 #include <setjmp.h>
 #include <stdarg.h>
