@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_gtp/gtp_player.h"
 #include "tengen/gtp.h"
 
 static const uint8_t *fuzz_data;
@@ -82,7 +83,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tg_gtp_options opt;
     tg_gtp_options_default(&opt);
     opt.size = 9;
-    opt.playouts = 4;
+    gtp_player_config cfg; /* the baseline player, fresh for every input */
+    gtp_player_config_default(&cfg);
+    cfg.baseline = true;
+    cfg.playouts = 4;
+    gtp_player player;
+    if (!gtp_player_init(&player, &cfg))
+        abort();
+    gtp_player_hook(&player, &opt.player);
     opt.read_file = read_file;
     opt.write_file = write_file;
     tg_gtp *gtp = tg_gtp_new(&opt);
@@ -101,5 +109,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         start = end + 1;
     }
     tg_gtp_free(gtp);
+    gtp_player_free(&player);
     return 0;
 }

@@ -498,6 +498,43 @@ static void test_views_and_sgf_left(void **state)
     assert_string_equal(buf, "1:06:40");
 }
 
+/* What a controller tells of a clock (SGF BL/OB, GTP time_left) read back
+ * by tg_clock_view_from_left gives the clock's own view, in every system
+ * and phase but simple's overtime, whose period count SGF does not write;
+ * and tg_clock_time_state is the control with that view. */
+static void test_view_from_left_inverts_sgf_left(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"byoyomi:10+3x5", "canadian:10+4/20", "periods:10+4/20",
+                                        "absolute:60",    "fischer:30+2max40", "none"};
+    static const int64_t used[] = {3000, 8000, 4500, 1, 7000, 2500, 6000, 500};
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        tg_clock c = clock_for(specs[k]);
+        int64_t now = 0;
+        for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
+            assert_int_equal(move(&c, TG_BLACK, &now, used[i]), TG_CLOCK_OK);
+            tg_clock_start(&c, TG_BLACK, now);
+            tg_time_state time;
+            tg_clock_time_state(&c, TG_BLACK, now + 1234, &time);
+            assert_memory_equal(&time.control, &c.tc, sizeof c.tc);
+            const tg_clock_view *v = &time.view;
+            double seconds;
+            int moves;
+            tg_clock_sgf_left(v, &c.tc, &seconds, &moves);
+            tg_clock_view back;
+            tg_clock_view_from_left(&c.tc, (int64_t)(seconds * 1000 + 0.5), moves > 0 ? moves : 0, &back);
+            assert_int_equal(back.in_overtime, v->in_overtime);
+            if (!v->in_overtime) {
+                assert_int_equal(back.main_left_ms, v->main_left_ms);
+                continue;
+            }
+            assert_int_equal(back.period_left_ms, v->period_left_ms);
+            assert_int_equal(back.periods_left, c.tc.system == TG_CLOCK_BYOYOMI ? v->periods_left : 0);
+            assert_int_equal(back.stones_left, c.tc.system == TG_CLOCK_BYOYOMI ? 0 : v->stones_left);
+        }
+    }
+}
+
 /* ---- byo-yomi calls ----------------------------------------------------- */
 
 /* Every call of a period, as "number" or "#count", space-separated, with
@@ -621,6 +658,7 @@ int main(void)
         cmocka_unit_test(test_start_switches_clocks),
         cmocka_unit_test(test_now_is_monotonic),
         cmocka_unit_test(test_views_and_sgf_left),
+        cmocka_unit_test(test_view_from_left_inverts_sgf_left),
         cmocka_unit_test(test_byoyomi_calls),
         cmocka_unit_test(test_sgf_game_with_clocks),
     };

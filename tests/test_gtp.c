@@ -351,37 +351,48 @@ static void test_time_commands(void **state)
 {
     (void)state;
     tg_gtp *e = gs_new_engine(19);
-    const tg_gtp_clock *clock = tg_gtp_clock_of(e);
-    assert_int_equal(clock->system, TG_TIME_NONE);
+    const tg_time_state *black = tg_gtp_time_of(e, TG_BLACK), *white = tg_gtp_time_of(e, TG_WHITE);
+    const tg_time_control *tc = &white->control;
+    assert_int_equal(tc->system, TG_CLOCK_NONE);
     gs_ok(e, "time_settings 300 30 5");
-    assert_int_equal(clock->system, TG_TIME_CANADIAN);
-    assert_true(clock->main_time == 300 && clock->period_time == 30 && clock->stones == 5);
+    assert_int_equal(tc->system, TG_CLOCK_CANADIAN);
+    assert_true(tc->main_ms == 300000 && tc->period_ms == 30000 && tc->stones == 5);
     gs_ok(e, "time_settings 600 0 0");
-    assert_int_equal(clock->system, TG_TIME_ABSOLUTE);
+    assert_int_equal(tc->system, TG_CLOCK_ABSOLUTE);
     gs_ok(e, "time_settings 0 1 0");
-    assert_int_equal(clock->system, TG_TIME_NONE);
+    assert_int_equal(tc->system, TG_CLOCK_NONE);
     gs_refused(e, "time_settings 300 30", "syntax error");
     gs_refused(e, "time_settings -1 30 5", "syntax error");
     gs_refused(e, "time_settings 300 30 five", "syntax error");
     gs_ok(e, "kgs-time_settings byoyomi 600 30 5");
-    assert_int_equal(clock->system, TG_TIME_BYOYOMI);
-    assert_true(clock->main_time == 600 && clock->period_time == 30 && clock->periods == 5);
+    assert_int_equal(tc->system, TG_CLOCK_BYOYOMI);
+    assert_true(tc->main_ms == 600000 && tc->period_ms == 30000 && tc->periods == 5);
+    assert_int_equal(black->control.system, TG_CLOCK_BYOYOMI);
     gs_ok(e, "kgs-time_settings canadian 60 300 25");
-    assert_int_equal(clock->system, TG_TIME_CANADIAN);
-    assert_int_equal(clock->stones, 25);
+    assert_int_equal(tc->system, TG_CLOCK_CANADIAN);
+    assert_int_equal(tc->stones, 25);
     gs_ok(e, "kgs-time_settings absolute 900");
-    assert_int_equal(clock->system, TG_TIME_ABSOLUTE);
+    assert_int_equal(tc->system, TG_CLOCK_ABSOLUTE);
     gs_ok(e, "kgs-time_settings none");
-    assert_int_equal(clock->system, TG_TIME_NONE);
+    assert_int_equal(tc->system, TG_CLOCK_NONE);
     gs_refused(e, "kgs-time_settings byoyomi 600", "syntax error");
     gs_refused(e, "kgs-time_settings hourglass 60", "syntax error");
     gs_refused(e, "kgs-time_settings none 5", "syntax error");
-    assert_true(clock->time_left[TG_WHITE] < 0);
-    gs_ok(e, "time_left white 120 3");
-    assert_true(clock->time_left[TG_WHITE] == 120);
-    assert_int_equal(clock->stones_left[TG_WHITE], 3);
-    gs_ok(e, "time_left B 30.5 0");
-    assert_true(clock->time_left[TG_BLACK] == 30.5);
+
+    /* until time_left speaks, all of the time is left; new settings forget it */
+    gs_ok(e, "kgs-time_settings byoyomi 600 30 5");
+    assert_true(white->view.main_left_ms == 600000 && !white->view.in_overtime);
+    gs_ok(e, "time_left white 20 3"); /* in byo-yomi: 20 s of the period, 3 periods */
+    assert_true(white->view.in_overtime && white->view.period_left_ms == 20000);
+    assert_int_equal(white->view.periods_left, 3);
+    assert_int_equal(black->view.main_left_ms, 600000);
+    gs_ok(e, "time_left B 30.5 0"); /* in main time */
+    assert_true(!black->view.in_overtime && black->view.main_left_ms == 30500);
+    gs_ok(e, "kgs-time_settings canadian 60 300 25");
+    assert_true(white->view.main_left_ms == 60000 && !white->view.in_overtime);
+    gs_ok(e, "time_left w 100 7"); /* in a block: 100 s for 7 stones */
+    assert_true(white->view.in_overtime && white->view.period_left_ms == 100000);
+    assert_int_equal(white->view.stones_left, 7);
     gs_refused(e, "time_left x 1 1", "invalid color");
     gs_refused(e, "time_left b soon 1", "syntax error");
     tg_gtp_free(e);

@@ -4,7 +4,8 @@
  * checked, errors, and streamed answers (tg_gtp_reply_flush) — sent in
  * parts under tg_gtp_feed, whole under tg_gtp_execute, always one answer
  * per line with its id and no empty line before the closing one; and
- * tg_gtp_genmove_with, genmove with the front end's move generator.
+ * tg_gtp_genmove_with, genmove with the front end's move generator; the
+ * move generator the caller gives tg_gtp_new, and none.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -54,15 +55,21 @@ typedef struct fixed_move {
     tg_point move;
     int asked;
     bool had_clock;
+    tg_color color;              /* of the last question */
+    bool cleanup;
+    const tg_time_state *time;
 } fixed_move;
 
-static tg_status answer_fixed_move(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+static tg_status answer_fixed_move(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
                                    bool cleanup, tg_point *move)
 {
     fixed_move *f = ctx;
-    (void)g, (void)color, (void)cleanup;
+    (void)g;
     f->asked++;
-    f->had_clock = clock != NULL;
+    f->had_clock = time != NULL;
+    f->color = color;
+    f->cleanup = cleanup;
+    f->time = time;
     *move = f->move;
     return f->move == TG_NO_POINT ? TG_ERR_NO_MEMORY : TG_OK;
 }
@@ -105,7 +112,7 @@ static tg_gtp *new_engine(int *calls)
     tg_gtp_options opt;
     tg_gtp_options_default(&opt);
     opt.size = 9;
-    opt.playouts = 50;
+    gs_use_baseline(&opt, 50);
     opt.extensions = extensions;
     opt.extension_count = 4;
     opt.extension_ctx = calls;
@@ -259,6 +266,59 @@ static void test_genmove_with_resumes_an_ended_game(void **state)
     tg_gtp_free(e);
 }
 
+/* genmove, reg_genmove and kgs-genmove_cleanup ask the generator the
+ * caller gave tg_gtp_new, with the colour's time as the controller set it. */
+static void test_callers_generator_answers_genmove(void **state)
+{
+    (void)state;
+    fixed_move f = {.move = TG_PASS};
+    tg_gtp_options opt;
+    tg_gtp_options_default(&opt);
+    opt.size = 9;
+    opt.player.genmove = answer_fixed_move;
+    opt.player.ctx = &f;
+    tg_gtp *e = tg_gtp_new(&opt);
+    assert_non_null(e);
+    assert_true(tg_vertex_parse(tg_game_board(tg_gtp_game(e)), "C3", &f.move) == TG_OK);
+    gs_ok(e, "kgs-time_settings byoyomi 600 30 5");
+    gs_ok(e, "time_left w 25 3");
+    assert_string_equal(gs_ok(e, "genmove b"), "C3");
+    assert_true(f.asked == 1 && f.color == TG_BLACK && !f.cleanup);
+    assert_ptr_equal(f.time, tg_gtp_time_of(e, TG_BLACK));
+    assert_true(f.time->control.system == TG_CLOCK_BYOYOMI && f.time->view.main_left_ms == 600000);
+    f.move = TG_PASS;
+    assert_string_equal(gs_ok(e, "reg_genmove w"), "pass");
+    assert_true(f.asked == 2 && f.color == TG_WHITE);
+    assert_true(f.time->view.in_overtime && f.time->view.period_left_ms == 25000 && f.time->view.periods_left == 3);
+    assert_int_equal(move_count(e), 1); /* reg_genmove plays nothing */
+    assert_string_equal(gs_ok(e, "kgs-genmove_cleanup w"), "pass");
+    assert_true(f.asked == 3 && f.cleanup);
+    assert_int_equal(move_count(e), 2);
+    tg_gtp_free(e);
+}
+
+/* Without a generator the engine plays no move of its own: genmove and its
+ * variants are refused and change nothing; so is tg_gtp_genmove_with asked
+ * for the engine's. */
+static void test_no_generator(void **state)
+{
+    (void)state;
+    tg_gtp_options opt;
+    tg_gtp_options_default(&opt);
+    opt.size = 9;
+    opt.extensions = extensions;
+    opt.extension_count = 4;
+    tg_gtp *e = tg_gtp_new(&opt);
+    assert_non_null(e);
+    gs_ok(e, "play b E5");
+    gs_refused_unchanged(e, "genmove w", "no move generator");
+    gs_refused_unchanged(e, "reg_genmove w", "no move generator");
+    gs_refused_unchanged(e, "kgs-genmove_cleanup w", "no move generator");
+    gs_refused_unchanged(e, "x-genmove w engine", "not played");
+    assert_string_equal(gs_ok(e, "x-genmove w C3"), "C3 1"); /* a generator given still answers */
+    tg_gtp_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +330,8 @@ int main(void)
         cmocka_unit_test(test_genmove_with_plays_and_undoes),
         cmocka_unit_test(test_genmove_with_checks_the_move),
         cmocka_unit_test(test_genmove_with_resumes_an_ended_game),
+        cmocka_unit_test(test_callers_generator_answers_genmove),
+        cmocka_unit_test(test_no_generator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

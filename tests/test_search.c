@@ -679,24 +679,25 @@ static void test_search_progress_can_stop(void **state)
     tg_game_free(g);
 }
 
-/* The plan for Black on a clock: time_left told as `left` (< 0: not told)
- * with `stones_left`.  It must be positive, max >= planned, and within what
- * the clock allows for this move (`allowed`) minus the lag. */
-static void check_plan(tg_time_system system, double main_time, double period, int count, double left,
+/* The plan on a clock (seconds; Fischer: period is the increment) whose
+ * time left is told as `left` (< 0: not told) with `stones_left`, as GTP's
+ * time_left tells it.  It must be positive, max >= planned, and within
+ * what the clock allows for this move (`allowed`) minus the lag. */
+static void check_plan(tg_clock_system system, double main_time, double period, int count, double left,
                        int stones_left, const tg_board *b, double lag, double allowed)
 {
-    tg_gtp_clock c;
-    memset(&c, 0, sizeof c);
-    c.system = system;
-    c.main_time = main_time;
-    c.period_time = period;
-    c.periods = system == TG_TIME_BYOYOMI ? count : 0;
-    c.stones = system == TG_TIME_CANADIAN ? count : 0;
-    c.time_left[TG_BLACK] = left;
-    c.stones_left[TG_BLACK] = stones_left;
-    c.time_left[TG_WHITE] = 1000; /* the opponent's clock must not matter */
+    bool fischer = system == TG_CLOCK_FISCHER;
+    tg_time_control tc = {.system = system, .main_ms = (int64_t)(main_time * 1000),
+                          .period_ms = fischer ? 0 : (int64_t)(period * 1000),
+                          .increment_ms = fischer ? (int64_t)(period * 1000) : 0,
+                          .periods = system == TG_CLOCK_BYOYOMI ? count : 0,
+                          .stones = system == TG_CLOCK_BYOYOMI ? 0 : count};
+    tg_time_state time;
+    tg_time_state_start(&tc, &time);
+    if (left >= 0)
+        tg_clock_view_from_left(&tc, (int64_t)(left * 1000), stones_left, &time.view);
     tg_search_limits limits = {123, -1, -1};
-    assert_true(tg_search_time_plan(&c, TG_BLACK, b, lag, &limits));
+    assert_true(tg_search_time_plan(&time, b, lag, &limits));
     if (!(limits.seconds > 0 && limits.max_seconds >= limits.seconds && limits.max_seconds <= allowed - lag))
         fail_msg("clock %d main %.0f period %.0f/%d, left %.1f (%d), lag %.1f, %d empty: planned %.3f s, max "
                  "%.3f s, allowed %.3f s minus the lag",
@@ -716,8 +717,9 @@ static void test_search_time_plan(void **state)
     static const double lefts[] = {0.5, 1, 2, 5, 30, 120, 600, 3600};
 
     tg_search_limits limits = {0, 0, 0};
-    tg_gtp_clock none = {TG_TIME_NONE, 0, 0, 0, 0, {-1, -1, -1}, {0, 0, 0}};
-    assert_false(tg_search_time_plan(&none, TG_BLACK, &boards[0], 0.2, &limits));
+    tg_time_state none;
+    tg_time_state_start(&(tg_time_control){.system = TG_CLOCK_NONE}, &none);
+    assert_false(tg_search_time_plan(&none, &boards[0], 0.2, &limits));
 
     for (int bi = 0; bi < 3; bi++)
         for (int li = 0; li < 3; li++) {
@@ -725,33 +727,45 @@ static void test_search_time_plan(void **state)
             double lag = lags[li];
             /* absolute: never more than what is left (when anything can be
              * done in what is left) */
-            check_plan(TG_TIME_ABSOLUTE, 300, 0, 0, -1, 0, b, lag, 300);
+            check_plan(TG_CLOCK_ABSOLUTE, 300, 0, 0, -1, 0, b, lag, 300);
             for (int i = 0; i < 8; i++)
                 if (lefts[i] - lag >= 0.15)
-                    check_plan(TG_TIME_ABSOLUTE, 300, 0, 0, lefts[i], 0, b, lag, lefts[i]);
+                    check_plan(TG_CLOCK_ABSOLUTE, 300, 0, 0, lefts[i], 0, b, lag, lefts[i]);
 
             /* byo-yomi, 5 periods of 30 s: in main time a move may run into
              * the first period, never past it; in the periods, never past
              * the current one */
-            check_plan(TG_TIME_BYOYOMI, 600, 30, 5, -1, 0, b, lag, 600 + 30);
-            check_plan(TG_TIME_BYOYOMI, 0, 30, 5, -1, 0, b, lag, 30);
-            check_plan(TG_TIME_BYOYOMI, 600, 30, 5, 0, 0, b, lag, 30); /* main time used up */
+            check_plan(TG_CLOCK_BYOYOMI, 600, 30, 5, -1, 0, b, lag, 600 + 30);
+            check_plan(TG_CLOCK_BYOYOMI, 0, 30, 5, -1, 0, b, lag, 30);
+            check_plan(TG_CLOCK_BYOYOMI, 600, 30, 5, 0, 0, b, lag, 30); /* main time used up */
             for (int i = 0; i < 8; i++) {
-                check_plan(TG_TIME_BYOYOMI, 600, 30, 5, lefts[i], 0, b, lag, lefts[i] + 30);
+                check_plan(TG_CLOCK_BYOYOMI, 600, 30, 5, lefts[i], 0, b, lag, lefts[i] + 30);
                 if (lefts[i] <= 30 && lefts[i] - lag >= 0.15)
-                    check_plan(TG_TIME_BYOYOMI, 600, 30, 5, lefts[i], 3, b, lag, lefts[i]);
+                    check_plan(TG_CLOCK_BYOYOMI, 600, 30, 5, lefts[i], 3, b, lag, lefts[i]);
             }
 
             /* Canadian, 25 stones in 300 s: in main time a move may take its
              * share of the period; in the period, never past it */
-            check_plan(TG_TIME_CANADIAN, 600, 300, 25, -1, 0, b, lag, 600 + 300.0 / 25);
-            check_plan(TG_TIME_CANADIAN, 0, 300, 25, -1, 0, b, lag, 300);
-            check_plan(TG_TIME_CANADIAN, 600, 300, 25, 0, 0, b, lag, 300);
+            check_plan(TG_CLOCK_CANADIAN, 600, 300, 25, -1, 0, b, lag, 600 + 300.0 / 25);
+            check_plan(TG_CLOCK_CANADIAN, 0, 300, 25, -1, 0, b, lag, 300);
+            check_plan(TG_CLOCK_CANADIAN, 600, 300, 25, 0, 0, b, lag, 300);
             for (int i = 0; i < 8; i++) {
-                check_plan(TG_TIME_CANADIAN, 600, 300, 25, lefts[i], 0, b, lag, lefts[i] + 300.0 / 25);
+                check_plan(TG_CLOCK_CANADIAN, 600, 300, 25, lefts[i], 0, b, lag, lefts[i] + 300.0 / 25);
                 static const int stones_left[] = {1, 5, 25};
                 for (int k = 0; k < 3 && lefts[i] <= 300 && lefts[i] - lag >= 0.15 * 25; k++)
-                    check_plan(TG_TIME_CANADIAN, 600, 300, 25, lefts[i], stones_left[k], b, lag, lefts[i]);
+                    check_plan(TG_CLOCK_CANADIAN, 600, 300, 25, lefts[i], stones_left[k], b, lag, lefts[i]);
+            }
+
+            /* Fischer, 10 s added after each move: never more than what
+             * is left, whatever the increment; moves-per-period as Canadian,
+             * a block holding time carried over too */
+            check_plan(TG_CLOCK_FISCHER, 300, 10, 0, -1, 0, b, lag, 300);
+            for (int i = 0; i < 8; i++) {
+                if (lefts[i] - lag >= 0.15)
+                    check_plan(TG_CLOCK_FISCHER, 300, 10, 0, lefts[i], 0, b, lag, lefts[i]);
+                check_plan(TG_CLOCK_PERIODS, 600, 300, 25, lefts[i], 0, b, lag, lefts[i] + 300.0 / 25);
+                if (lefts[i] - lag >= 0.15 * 25)
+                    check_plan(TG_CLOCK_PERIODS, 600, 300, 25, lefts[i], 25, b, lag, lefts[i]);
             }
         }
 }

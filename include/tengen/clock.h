@@ -137,9 +137,31 @@ void tg_clock_view_of(const tg_clock *c, tg_color color, int64_t now_ms, tg_cloc
  * -1 when the system has none, or in main time). */
 void tg_clock_sgf_left(const tg_clock_view *v, const tg_time_control *tc, double *seconds,
                        int *moves);
+/* The inverse of tg_clock_sgf_left, for what a controller tells of a clock
+ * (GTP time_left, SGF BL/OB): left_ms is the main time left while count is
+ * 0, else (in overtime) the time left in the period or block, with count
+ * byo-yomi periods (the current one included) or Canadian/periods stones
+ * still due; count means nothing under absolute, Fischer or no clock. */
+void tg_clock_view_from_left(const tg_time_control *tc, int64_t left_ms, int count, tg_clock_view *v);
+
 /* "B 9:58 | 3×0:30" style text of one view, for the terminal. */
 void tg_clock_view_format(const tg_clock_view *v, const tg_time_control *tc, char *buf,
                           size_t len);
+
+/* A player's time as the player knows it before a move: the control and
+ * what its clock shows.  The one time model every part of tengen plans
+ * with: the search's time plan (search.h) reads it; `tengen play` takes it
+ * from its running clock (tg_clock_time_state), the GTP engine fills it
+ * from time_settings, kgs-time_settings and time_left. */
+typedef struct tg_time_state {
+    tg_time_control control;
+    tg_clock_view view;
+} tg_time_state;
+
+/* `color`'s time on c at now_ms. */
+void tg_clock_time_state(const tg_clock *c, tg_color color, int64_t now_ms, tg_time_state *out);
+/* The time before the first move under tc: all of it left. */
+void tg_time_state_start(const tg_time_control *tc, tg_time_state *out);
 
 /* The last now_ms at which the running player's move is still in time (lag
  * included); at deadline + 1 tg_clock_check gives an overrun.  INT64_MAX

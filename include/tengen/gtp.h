@@ -14,7 +14,9 @@
  * and changes nothing.
  *
  * Files (loadsgf, printsgf FILE) are reached only through the callbacks in
- * tg_gtp_options, so an engine without them touches no file.
+ * tg_gtp_options, so an engine without them touches no file; moves likewise
+ * come only from the caller's move generator (tg_gtp_player): the protocol
+ * knows no player, and its clock is the clock layer's time model (clock.h).
  *
  * The front end may add commands of its own (tg_gtp_extension), which can
  * answer while they run: `tengen gtp` streams lz-analyze this way.
@@ -22,6 +24,7 @@
 #ifndef TENGEN_GTP_H
 #define TENGEN_GTP_H
 
+#include "clock.h"
 #include "game.h"
 
 /* Longest command line accepted, counted after preprocessing (runs of
@@ -35,18 +38,18 @@ typedef tg_status (*tg_gtp_write_fn)(void *ctx, const char *path, const char *da
 /* Receives one complete answer (tg_gtp_feed). */
 typedef void (*tg_gtp_answer_fn)(void *ctx, const char *text, size_t len);
 
-typedef struct tg_gtp_clock tg_gtp_clock;
-
 /* A move for color in g in *move: a legal point, TG_PASS or TG_RESIGN.
- * clock holds the time settings and what time_left last said; cleanup is
- * set for kgs-genmove_cleanup.  TG_OK, or why there is no move (the
- * command then fails: TG_ERR_NO_MEMORY answers "? out of memory"). */
-typedef tg_status (*tg_gtp_genmove_fn)(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+ * time is color's time: the time settings and what time_left last said of
+ * it (tg_gtp_time_of); cleanup is set for kgs-genmove_cleanup.  TG_OK, or
+ * why there is no move (the command then fails: TG_ERR_NO_MEMORY answers
+ * "? out of memory"). */
+typedef tg_status (*tg_gtp_genmove_fn)(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
                                        bool cleanup, tg_point *move);
 
 /* The move generator behind genmove, reg_genmove and kgs-genmove_cleanup,
- * supplied by the front end (the tree search for `tengen gtp`).  With no
- * genmove the baseline player (player.h) answers. */
+ * supplied by the caller (`tengen gtp`: the tree search or the baseline
+ * player): the protocol knows no player of its own.  With no genmove those
+ * commands answer "no move generator". */
 typedef struct tg_gtp_player {
     void *ctx;
     tg_gtp_genmove_fn genmove;
@@ -98,26 +101,25 @@ bool tg_gtp_reply_fail(tg_gtp_reply *reply, const char *message);
 
 /* genmove for a front-end command that chooses the move its own way
  * (lz-genmove_analyze reports the search as it goes): the move for color
- * is asked of `genmove` (NULL: the engine's player, as genmove does) and
- * then handled exactly as genmove handles it — asked on the same game
- * (resumed when two passes had ended it), an illegal answer made a pass,
- * played so that undo takes it back; TG_RESIGN is not played.  kgs-
+ * is asked of `genmove` (NULL: the engine's move generator, as genmove
+ * does) and then handled exactly as genmove handles it — asked on the same
+ * game (resumed when two passes had ended it), an illegal answer made a
+ * pass, played so that undo takes it back; TG_RESIGN is not played.  kgs-
  * genmove_cleanup's variant when cleanup is set.  *move is the move; a
  * game that cannot go on (a cycle ended it without result) gets TG_PASS
- * without asking.  TG_OK, or why the move was not played (a checked move
- * fails only for want of memory: TG_ERR_NO_MEMORY). */
+ * without asking.  TG_OK, or why the move was not played: a checked move
+ * fails only for want of memory (TG_ERR_NO_MEMORY), and TG_ERR_NOT_ALLOWED
+ * when there is no generator to ask. */
 tg_status tg_gtp_genmove_with(tg_gtp *gtp, tg_color color, bool cleanup, tg_gtp_genmove_fn genmove, void *ctx,
                               tg_point *move);
 
 typedef struct tg_gtp_options {
     int size;                    /* initial board size, 2..25 */
     tg_rules rules;              /* initial rules, komi included */
-    uint64_t seed;               /* for the baseline player's genmove */
-    int playouts;                /* the baseline player's playouts per move; 0 = defaults */
     tg_gtp_read_fn read_file;    /* NULL: loadsgf answers "cannot load file" */
     tg_gtp_write_fn write_file;  /* NULL: printsgf FILE answers "cannot save file" */
     void *file_ctx;              /* passed to both */
-    tg_gtp_player player;        /* zeroed: the baseline player */
+    tg_gtp_player player;        /* the move generator (zeroed: none) */
     const tg_gtp_extension *extensions; /* the front end's own commands */
     int extension_count;
     void *extension_ctx;         /* passed to their run */
@@ -129,7 +131,7 @@ typedef struct tg_gtp_options {
     void *warn_ctx;
 } tg_gtp_options;
 
-/* 19x19, Chinese rules, seed 1, default playouts, no file access. */
+/* 19x19, Chinese rules, no move generator, no file access. */
 void tg_gtp_options_default(tg_gtp_options *opt);
 
 /* NULL when out of memory or the options are invalid (size not 2..25). */
@@ -160,25 +162,11 @@ bool tg_gtp_finish(tg_gtp *gtp, tg_gtp_answer_fn emit, void *ctx);
 
 const tg_game *tg_gtp_game(const tg_gtp *gtp);
 
-typedef enum tg_time_system {
-    TG_TIME_NONE = 0,      /* no time limit */
-    TG_TIME_ABSOLUTE,      /* main time only */
-    TG_TIME_BYOYOMI,       /* main time, then `periods` periods of period_time (Japanese) */
-    TG_TIME_CANADIAN       /* main time, then `stones` moves within each period_time */
-} tg_time_system;
-
-struct tg_gtp_clock {
-    tg_time_system system;
-    double main_time;       /* seconds */
-    double period_time;     /* seconds */
-    int periods;            /* byo-yomi periods (TG_TIME_BYOYOMI) */
-    int stones;             /* moves per period (TG_TIME_CANADIAN) */
-    /* From time_left, indexed by TG_BLACK / TG_WHITE; time_left[c] < 0 until told. */
-    double time_left[3];
-    int stones_left[3];     /* moves left in the current byo-yomi period; 0 in main time */
-};
-
-/* The time settings and what the controller last said is left. */
-const tg_gtp_clock *tg_gtp_clock_of(const tg_gtp *gtp);
+/* The time of `color` (TG_BLACK or TG_WHITE) in the clock layer's model:
+ * the settings of time_settings / kgs-time_settings (none, absolute,
+ * byo-yomi, Canadian; "time_settings M P 0" with P > 0 means no limit) and
+ * what time_left last said (until it speaks, all of the time is left; new
+ * settings forget it).  Times are kept to the millisecond. */
+const tg_time_state *tg_gtp_time_of(const tg_gtp *gtp, tg_color color);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * player.h — the baseline move generator (`tengen gtp --player baseline`,
- * and GTP's genmove when its caller gives no other; the tree search,
+ * and the GTP sessions of the tests; the tree search,
  * search.h, is the engine's real player): flat Monte-Carlo over legal moves
  * only, never filling its own true eyes,
  * preferring captures and escapes from atari, passing when nothing useful is

@@ -12,8 +12,8 @@
 #ifndef TENGEN_SEARCH_H
 #define TENGEN_SEARCH_H
 
+#include "clock.h"
 #include "game.h"
-#include "gtp.h"
 
 /* When the search judges leaves by the learned value function too. */
 typedef enum tg_value_mode {
@@ -121,11 +121,12 @@ const float *tg_search_ownership(const tg_search *s);
  * opponent owns in most playouts). */
 void tg_search_dead_stones(const tg_search *s, const tg_board *b, uint8_t *dead);
 
-/* The time to spend on the next move of `color` from the GTP clock (time
- * settings and time_left), keeping lag_seconds in reserve for the lag
- * between the controller's clock and ours.  Sets limits->seconds and
- * max_seconds; false (and nothing set) when there is no time limit. */
-bool tg_search_time_plan(const tg_gtp_clock *clock, tg_color color, const tg_board *b, double lag_seconds,
+/* The time to spend on the next move in b of the player whose time this
+ * is (clock.h: a running clock's, or what a GTP controller said), keeping
+ * lag_seconds in reserve for the lag between the controller's clock and
+ * ours.  Sets limits->seconds and max_seconds; false (and nothing set)
+ * when there is no time limit. */
+bool tg_search_time_plan(const tg_time_state *time, const tg_board *b, double lag_seconds,
                          tg_search_limits *limits);
 
 /* Forget the tree (new game, changed rules). */

@@ -3,7 +3,6 @@
  */
 #include <stdint.h>
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,14 +72,4 @@ void cli_print_sgf_notes(const char *path, const tg_sgf_notes *notes)
                 notes->note[i].message);
     if (notes->count > kept)
         fprintf(stderr, "%s: warning: %d more\n", path, notes->count - kept);
-}
-
-int cli_predicted_white_margin2(const tg_search *search, const tg_board *b)
-{
-    const float *own = tg_search_ownership(search);
-    double black_minus_white = 0;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++)
-            black_minus_white += own[tg_point_at(b, x, y)];
-    return (int)lround(-2 * black_minus_white);
 }

@@ -17,10 +17,6 @@ int cli_parse_int(const char *text, int lo, int hi, int *out);
 /* The whole file (or standard input for "-"), malloc'd and ended by a NUL
  * not counted in its length, *length; NULL with errno set. */
 char *cli_read_file(const char *path, size_t *length);
-/* The free opening's prediction from a finished search of b: the count
- * difference its ownership map expects, in half stones for White. */
-struct tg_search;
-int cli_predicted_white_margin2(const struct tg_search *search, const tg_board *b);
 /* The board with coordinates, star points, the last move in brackets,
  * captures and the side to move. */
 void cli_print_board(FILE *out, const tg_game *g);

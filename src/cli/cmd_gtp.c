@@ -1,15 +1,16 @@
 /*
  * cmd_gtp.c — `tengen gtp`: speaks the Go Text Protocol on standard input
  * and output, for GUIs (Sabaki, GoGui), servers (KGS, OGS bridges) and
- * referees.  The protocol itself lives in the library (tengen/gtp.h); this
- * front end only parses the options, moves bytes, and gives the engine its
- * file access for loadsgf and printsgf.
+ * referees.  The protocol itself lives in the library (tengen/gtp.h), the
+ * search and the analysis commands behind it in src/engine_gtp; this front
+ * end only parses the options, moves bytes, and gives the engine its move
+ * generator and its file access for loadsgf and printsgf.
  *
  * Input is read in bounded chunks and fed a line at a time as soon as the
  * line ends, so a controller waiting for an answer is never kept waiting, a
  * line of any length is answered once without the reader going out of step,
- * and a streaming analysis (gtp_analyze.c) can see that the next line has
- * arrived while it runs.
+ * and a streaming analysis (engine_gtp/gtp_analyze.c) can see that the next
+ * line has arrived while it runs.
  */
 #include <errno.h>
 #include <poll.h>
@@ -19,9 +20,10 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/gtp_analyze.h"
 #include "cli/cli_options.h"
-#include "cli/gtp_player.h"
+#include "cli/cli_util.h"
+#include "engine_gtp/gtp_analyze.h"
+#include "engine_gtp/gtp_player.h"
 #include "tengen/gtp.h"
 
 /* loadsgf refuses files larger than this. */
@@ -109,7 +111,7 @@ static int parse_options(int argc, char **argv, tg_gtp_options *opt, gtp_player_
 {
     int playouts = 0, max_memory_mb = (int)(cfg->search.max_memory >> 20), player = 0;
     int value = (int)cfg->search.value_function;
-    uint64_t seed = opt->seed;
+    uint64_t seed = cfg->search.seed;
     cli_komi komi = {0};
     const cli_option options[] = {
         CLI_OPT_RULES(&opt->rules, "ruleset: a preset (chinese, japanese, korean, aga,\n"
@@ -154,8 +156,8 @@ static int parse_options(int argc, char **argv, tg_gtp_options *opt, gtp_player_
     int r = cli_parse(&cmd, argc, argv);
     if (r)
         return r;
-    opt->playouts = cfg->playouts = playouts;
-    opt->seed = cfg->search.seed = seed;
+    cfg->playouts = playouts;
+    cfg->search.seed = seed;
     cfg->search.max_memory = (size_t)max_memory_mb << 20;
     cfg->search.value_function = (tg_value_mode)value;
     cfg->baseline = player == 1;

@@ -35,6 +35,7 @@
 #include "cli/cli_util.h"
 #include "cli/play_agreement.h"
 #include "cli/play_free_opening.h"
+#include "engine_gtp/prediction.h"
 #include "tengen/control.h"
 #include "tengen/player.h"
 #include "tengen/search.h"
@@ -355,34 +356,15 @@ static void release_interrupt(const struct sigaction *old)
     }
 }
 
-/* The engine's clock as the search's time planner reads a GTP clock. */
-static void clock_as_gtp(const play_session *s, tg_color color, tg_gtp_clock *gc)
-{
-    const tg_time_control *tc = &s->o->time;
-    tg_clock_view v;
-    tg_clock_view_of(&s->ctl.clock, color, tg_clock_now_ms(), &v);
-    memset(gc, 0, sizeof *gc);
-    bool byoyomi = tc->system == TG_CLOCK_BYOYOMI || tc->system == TG_CLOCK_SIMPLE;
-    bool canadian = tc->system == TG_CLOCK_CANADIAN || tc->system == TG_CLOCK_PERIODS;
-    gc->system = byoyomi ? TG_TIME_BYOYOMI : canadian ? TG_TIME_CANADIAN : TG_TIME_ABSOLUTE;
-    gc->main_time = (double)tc->main_ms / 1000;
-    gc->period_time = (double)tc->period_ms / 1000;
-    gc->periods = tc->periods;
-    gc->stones = tc->stones;
-    gc->time_left[color] = (double)(v.in_overtime ? v.period_left_ms : v.main_left_ms) / 1000;
-    gc->stones_left[color] = !v.in_overtime ? 0 : byoyomi ? v.periods_left : v.stones_left;
-    gc->time_left[tg_opponent(color)] = -1;
-}
-
 static tg_point search_move(play_session *s, tg_color color)
 {
     tg_search_limits l = {.playouts = s->o->playouts};
-    tg_gtp_clock gc;
     if (s->o->seconds > 0) {
         l.seconds = l.max_seconds = s->o->seconds;
     } else if (s->timed) {
-        clock_as_gtp(s, color, &gc);
-        tg_search_time_plan(&gc, color, tg_game_board(s->g), 0.2, &l);
+        tg_time_state time; /* the real clock, whole: Fischer's increment, moves-per-period */
+        tg_clock_time_state(&s->ctl.clock, color, tg_clock_now_ms(), &time);
+        tg_search_time_plan(&time, tg_game_board(s->g), 0.2, &l);
     } else if (l.playouts == 0) {
         l.playouts = 10000;
         l.seconds = l.max_seconds = 5;
@@ -630,7 +612,7 @@ static int fo_engine_prediction(void *ctx)
     if (!s->search)
         return 0;
     search_move(s, tg_game_to_move(s->g));
-    return cli_predicted_white_margin2(s->search, tg_game_board(s->g));
+    return predicted_white_margin2(s->search, tg_game_board(s->g));
 }
 
 static bool fo_play(void *ctx, tg_color color, tg_point p) { return control_move(ctx, color, p); }

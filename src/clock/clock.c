@@ -226,6 +226,31 @@ void tg_clock_sgf_left(const tg_clock_view *v, const tg_time_control *tc, double
         *moves = v->stones_left;
 }
 
+void tg_clock_view_from_left(const tg_time_control *tc, int64_t left_ms, int count, tg_clock_view *v)
+{
+    bool overtime = count > 0 && has_overtime(tc);
+    *v = (tg_clock_view){
+        .main_left_ms = overtime ? 0 : left_ms,
+        .period_left_ms = overtime ? left_ms : 0,
+        .periods_left = overtime && is_byoyomi(tc) ? count : 0,
+        .stones_left = overtime && !is_byoyomi(tc) ? count : 0,
+        .in_overtime = overtime,
+    };
+}
+
+void tg_clock_time_state(const tg_clock *c, tg_color color, int64_t now_ms, tg_time_state *out)
+{
+    out->control = c->tc;
+    tg_clock_view_of(c, color, now_ms, &out->view);
+}
+
+void tg_time_state_start(const tg_time_control *tc, tg_time_state *out)
+{
+    tg_clock c;
+    tg_clock_init(&c, tc);
+    tg_clock_time_state(&c, TG_BLACK, 0, out);
+}
+
 /* "1:02:03", "9:58", "0:05": whole seconds rounded up, so a clock shows
  * 0:00 only when nothing is left. */
 static void format_time(int64_t ms, char *buf, size_t len)

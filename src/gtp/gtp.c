@@ -88,19 +88,13 @@ void gtp_text_free(gtp_text *t)
 
 void tg_gtp_options_default(tg_gtp_options *opt)
 {
-    *opt = (tg_gtp_options){.size = 19, .seed = 1};
+    *opt = (tg_gtp_options){.size = 19};
     tg_rules_default(&opt->rules);
-}
-
-static void clock_reset(tg_gtp_clock *clock)
-{
-    *clock = (tg_gtp_clock){.system = TG_TIME_NONE};
-    clock->time_left[TG_BLACK] = clock->time_left[TG_WHITE] = -1;
 }
 
 tg_gtp *tg_gtp_new(const tg_gtp_options *opt)
 {
-    if (opt->size < TG_MIN_SIZE || opt->size > TG_MAX_SIZE || opt->playouts < 0 || opt->extension_count < 0)
+    if (opt->size < TG_MIN_SIZE || opt->size > TG_MAX_SIZE || opt->extension_count < 0)
         return NULL;
     tg_gtp *e = calloc(1, sizeof *e);
     if (!e)
@@ -110,9 +104,6 @@ tg_gtp *tg_gtp_new(const tg_gtp_options *opt)
         free(e);
         return NULL;
     }
-    e->seed = opt->seed;
-    tg_rng_seed(&e->rng, opt->seed);
-    e->playouts = opt->playouts;
     e->read_file = opt->read_file;
     e->write_file = opt->write_file;
     e->file_ctx = opt->file_ctx;
@@ -122,7 +113,7 @@ tg_gtp *tg_gtp_new(const tg_gtp_options *opt)
     e->extension_ctx = opt->extension_ctx;
     e->warn = opt->warn;
     e->warn_ctx = opt->warn_ctx;
-    clock_reset(&e->clock);
+    gtp_set_time_control(e, &(tg_time_control){.system = TG_CLOCK_NONE});
     return e;
 }
 
@@ -137,7 +128,10 @@ void tg_gtp_free(tg_gtp *e)
 }
 
 const tg_game *tg_gtp_game(const tg_gtp *e) { return e->game; }
-const tg_gtp_clock *tg_gtp_clock_of(const tg_gtp *e) { return &e->clock; }
+const tg_time_state *tg_gtp_time_of(const tg_gtp *e, tg_color color)
+{
+    return &e->time[color == TG_WHITE ? TG_WHITE : TG_BLACK];
+}
 
 void gtp_set_game(tg_gtp *e, tg_game *g)
 {

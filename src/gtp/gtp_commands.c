@@ -174,6 +174,8 @@ bool gtp_parse_seconds(const char *s, double *out)
     return true;
 }
 
+int64_t gtp_milliseconds(double seconds) { return llround(seconds * 1000); }
+
 int gtp_arg_color(tg_gtp *e, const char *s, tg_color *out)
 {
     return gtp_parse_color(s, out) ? 0 : gtp_fail(e, "invalid color");

@@ -17,7 +17,6 @@
 #include <stdarg.h>
 
 #include "tengen/gtp.h"
-#include "tengen/player.h"
 
 /* A growable text buffer; after a failed allocation `failed` stays set and
  * further appends are dropped, so the caller checks once at the end. */
@@ -76,9 +75,6 @@ typedef struct gtp_dead_cache {
 
 struct tg_gtp {
     tg_game *game;
-    uint64_t seed;
-    tg_rng rng;
-    int playouts;
     tg_gtp_read_fn read_file;
     tg_gtp_write_fn write_file;
     void *file_ctx;
@@ -88,7 +84,7 @@ struct tg_gtp {
     void *extension_ctx;
     void (*warn)(void *ctx, const char *message);
     void *warn_ctx;
-    tg_gtp_clock clock;
+    tg_time_state time[3];  /* [TG_BLACK], [TG_WHITE]: the time settings, what time_left said */
     gtp_dead_cache dead_cache;
     bool quit;
     gtp_line line;
@@ -128,6 +124,11 @@ bool gtp_parse_color(const char *s, tg_color *out);
 bool gtp_parse_int(const char *s, long min, long max, long *out);
 /* A non-negative decimal number of seconds. */
 bool gtp_parse_seconds(const char *s, double *out);
+/* Seconds as the clock layer counts them (to the millisecond: a time of at
+ * most three decimals comes back from tg_time_state exactly as given). */
+int64_t gtp_milliseconds(double seconds);
+/* New time settings for both colours, nothing said yet of what is left. */
+void gtp_set_time_control(tg_gtp *e, const tg_time_control *tc);
 /* Colour argument, failing with "invalid color". */
 int gtp_arg_color(tg_gtp *e, const char *s, tg_color *out);
 /* Vertex argument on the current board, failing with "invalid coordinate". */

@@ -50,33 +50,24 @@ int gtp_cmd_tengen_capture_own(tg_gtp *e, int argc, char **argv)
     return play_with(e, argv, TG_PLAY_CAPTURE_OWN);
 }
 
-/* The move of `genmove` (the engine's player when NULL) for color in g:
- * TG_OK, or why the player has none. */
-static tg_status ask_player(tg_gtp *e, tg_game *g, tg_color color, bool cleanup, tg_gtp_genmove_fn genmove,
-                            void *ctx, tg_point *move)
-{
-    if (!genmove && e->player.genmove) {
-        genmove = e->player.genmove;
-        ctx = e->player.ctx;
-    }
-    if (genmove)
-        return genmove(ctx, g, color, &e->clock, cleanup, move);
-    tg_player_options options = {.playouts = e->playouts, .cleanup = cleanup};
-    *move = tg_player_genmove(g, color, &options, &e->rng);
-    return TG_OK;
-}
-
-/* genmove and its variants: ask for a move and play it when `play` is
- * set.  TG_OK, or why nothing was played. */
+/* genmove and its variants: ask `genmove` (the caller's move generator
+ * when NULL) for a move and play it when `play` is set.  TG_OK, or why
+ * nothing was played. */
 static tg_status generate_move(tg_gtp *e, tg_color color, bool cleanup, bool play, tg_gtp_genmove_fn genmove,
                                void *ctx, tg_point *move)
 {
+    if (!genmove) {
+        genmove = e->player.genmove;
+        ctx = e->player.ctx;
+    }
+    if (!genmove)
+        return TG_ERR_NOT_ALLOWED;
     tg_game *g = gtp_game_in_play(e, color);
     if (!g) {
         *move = TG_PASS; /* the game cannot go on (out of memory for its copy) */
         return TG_OK;
     }
-    tg_status asked = ask_player(e, g, color, cleanup, genmove, ctx, move);
+    tg_status asked = genmove(ctx, g, color, tg_gtp_time_of(e, color), cleanup, move);
     if (asked != TG_OK) {
         gtp_drop_game(e, g);
         return asked;
@@ -108,7 +99,9 @@ static int answer_generated_move(tg_gtp *e, const char *color_arg, bool cleanup,
     tg_point move;
     tg_status st = generate_move(e, color, cleanup, play, NULL, NULL, &move);
     if (st != TG_OK)
-        return gtp_fail(e, st == TG_ERR_NO_MEMORY ? "out of memory" : "generated an illegal move");
+        return gtp_fail(e, st == TG_ERR_NO_MEMORY     ? "out of memory"
+                           : st == TG_ERR_NOT_ALLOWED ? "no move generator"
+                                                      : "generated an illegal move");
     gtp_put_vertex(e, move);
     return 0;
 }

@@ -308,17 +308,20 @@ int gtp_cmd_set_free_handicap(tg_gtp *e, int argc, char **argv)
 
 /* ---- Time --------------------------------------------------------------- */
 
-static void set_clock(tg_gtp *e, tg_time_system system, double main_time, double period_time,
-                      int periods, int stones)
+void gtp_set_time_control(tg_gtp *e, const tg_time_control *tc)
 {
-    tg_gtp_clock *c = &e->clock;
-    c->system = system;
-    c->main_time = main_time;
-    c->period_time = period_time;
-    c->periods = periods;
-    c->stones = stones;
-    c->time_left[TG_BLACK] = c->time_left[TG_WHITE] = -1;
-    c->stones_left[TG_BLACK] = c->stones_left[TG_WHITE] = 0;
+    tg_time_state_start(tc, &e->time[TG_BLACK]);
+    e->time[TG_WHITE] = e->time[TG_BLACK];
+}
+
+/* The settings of time_settings and kgs-time_settings (seconds), in the
+ * clock layer's model: what time_left has said is forgotten. */
+static void set_clock(tg_gtp *e, tg_clock_system system, double main_time, double period_time, int periods,
+                      int stones)
+{
+    tg_time_control tc = {.system = system, .main_ms = gtp_milliseconds(main_time),
+                          .period_ms = gtp_milliseconds(period_time), .periods = periods, .stones = stones};
+    gtp_set_time_control(e, &tc);
 }
 
 /* time_settings main byo_yomi_time byo_yomi_stones (Canadian byo-yomi):
@@ -332,11 +335,11 @@ int gtp_cmd_time_settings(tg_gtp *e, int argc, char **argv)
         !gtp_parse_int(argv[2], 0, INT_MAX, &stones))
         return gtp_fail(e, "syntax error");
     if (period_time > 0 && stones == 0)
-        set_clock(e, TG_TIME_NONE, 0, 0, 0, 0);
+        set_clock(e, TG_CLOCK_NONE, 0, 0, 0, 0);
     else if (period_time == 0)
-        set_clock(e, TG_TIME_ABSOLUTE, main_time, 0, 0, 0);
+        set_clock(e, TG_CLOCK_ABSOLUTE, main_time, 0, 0, 0);
     else
-        set_clock(e, TG_TIME_CANADIAN, main_time, period_time, 0, (int)stones);
+        set_clock(e, TG_CLOCK_CANADIAN, main_time, period_time, 0, (int)stones);
     return 0;
 }
 
@@ -351,13 +354,13 @@ int gtp_cmd_kgs_time_settings(tg_gtp *e, int argc, char **argv)
     if (!numbers_ok)
         return gtp_fail(e, "syntax error");
     if (gtp_same_word(argv[0], "none") && argc == 1)
-        set_clock(e, TG_TIME_NONE, 0, 0, 0, 0);
+        set_clock(e, TG_CLOCK_NONE, 0, 0, 0, 0);
     else if (gtp_same_word(argv[0], "absolute") && argc == 2)
-        set_clock(e, TG_TIME_ABSOLUTE, main_time, 0, 0, 0);
+        set_clock(e, TG_CLOCK_ABSOLUTE, main_time, 0, 0, 0);
     else if (gtp_same_word(argv[0], "byoyomi") && argc == 4)
-        set_clock(e, TG_TIME_BYOYOMI, main_time, period_time, (int)count, 0);
+        set_clock(e, TG_CLOCK_BYOYOMI, main_time, period_time, (int)count, 0);
     else if (gtp_same_word(argv[0], "canadian") && argc == 4)
-        set_clock(e, TG_TIME_CANADIAN, main_time, period_time, 0, (int)count);
+        set_clock(e, TG_CLOCK_CANADIAN, main_time, period_time, 0, (int)count);
     else
         return gtp_fail(e, "syntax error");
     return 0;
@@ -373,7 +376,7 @@ int gtp_cmd_time_left(tg_gtp *e, int argc, char **argv)
         return -1;
     if (!gtp_parse_seconds(argv[1], &seconds) || !gtp_parse_int(argv[2], 0, INT_MAX, &stones))
         return gtp_fail(e, "syntax error");
-    e->clock.time_left[color] = seconds;
-    e->clock.stones_left[color] = (int)stones;
+    tg_time_state *t = &e->time[color];
+    tg_clock_view_from_left(&t->control, gtp_milliseconds(seconds), (int)stones, &t->view);
     return 0;
 }

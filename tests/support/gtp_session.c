@@ -2,7 +2,8 @@
  * gtp_session.c — helpers for the GTP tests (test_gtp, test_gtp_play): send
  * a line to a tg_gtp and check the answer's form on the way (see
  * gtp_session.h), expect success or a given error, and snapshot everything
- * a refused command must leave as it was.
+ * a refused command must leave as it was; engines get the baseline player
+ * as their move generator.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "engine_gtp/gtp_player.h"
 #include "gtp_session.h"
 
 void gs_check_form(const char *text, size_t len)
@@ -66,12 +68,28 @@ void gs_refused(tg_gtp *e, const char *line, const char *message)
     assert_string_equal(gs_run(e, line), expected);
 }
 
+#define GS_PLAYERS 16
+
+void gs_use_baseline(tg_gtp_options *opt, int playouts)
+{
+    static gtp_player players[GS_PLAYERS];
+    static int next;
+    gtp_player *p = &players[next++ % GS_PLAYERS];
+    gtp_player_config cfg;
+    gtp_player_config_default(&cfg);
+    cfg.baseline = true;
+    cfg.playouts = playouts;
+    cfg.search.seed = 1;
+    assert_true(gtp_player_init(p, &cfg));
+    gtp_player_hook(p, &opt->player);
+}
+
 tg_gtp *gs_new_engine(int size)
 {
     tg_gtp_options opt;
     tg_gtp_options_default(&opt);
     opt.size = size;
-    opt.playouts = 16;
+    gs_use_baseline(&opt, 16);
     tg_gtp *e = tg_gtp_new(&opt);
     assert_non_null(e);
     return e;

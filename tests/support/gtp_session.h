@@ -16,6 +16,11 @@
 
 /* A 19x19 (or `size`) Chinese-rules engine with few playouts. */
 tg_gtp *gs_new_engine(int size);
+/* Give opt the baseline player (player.h) as its move generator, with this
+ * many playouts and seed 1: a fresh one for every engine, as long as no
+ * test keeps more than 16 engines at once (they are freed by tg_gtp_free,
+ * which knows nothing of the generator). */
+void gs_use_baseline(tg_gtp_options *opt, int playouts);
 
 /* Fails the test unless text is one well-formed GTP answer. */
 void gs_check_form(const char *text, size_t len);

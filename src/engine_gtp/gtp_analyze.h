@@ -9,10 +9,10 @@
  * kata-analyze answer while they search and stop when the controller's
  * next line arrives, the genmove ones stream until the move is chosen.
  */
-#ifndef TENGEN_CLI_GTP_ANALYZE_H
-#define TENGEN_CLI_GTP_ANALYZE_H
+#ifndef TENGEN_ENGINE_GTP_GTP_ANALYZE_H
+#define TENGEN_ENGINE_GTP_GTP_ANALYZE_H
 
-#include "cli/gtp_player.h"
+#include "engine_gtp/gtp_player.h"
 #include "tengen/gtp.h"
 
 typedef struct gtp_analyzer {

@@ -33,8 +33,8 @@
 #include <time.h>
 
 #include "tengen/free_opening.h"
-#include "cli/cli_util.h"
-#include "cli/gtp_analyze.h"
+#include "engine_gtp/gtp_analyze.h"
+#include "engine_gtp/prediction.h"
 
 #define TICK_SECONDS 0.02       /* how often a search looks for input */
 #define NO_LIMIT 1000000000     /* the playouts of an analysis without --playouts */
@@ -342,12 +342,12 @@ static bool on_genmove_progress(void *ctx, const tg_search_report *report)
 
 /* tg_gtp_genmove_fn: genmove's search, with genmove's limits, streaming
  * its info lines (with no INTERVAL only the last). */
-static tg_status genmove_reporting(void *ctx, const tg_game *g, tg_color color, const tg_gtp_clock *clock,
+static tg_status genmove_reporting(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
                                    bool cleanup, tg_point *move)
 {
     analysis *a = ctx;
     a->board = tg_game_board(g);
-    tg_search_limits limits = gtp_player_limits(a->analyzer->player, g, color, clock);
+    tg_search_limits limits = gtp_player_limits(a->analyzer->player, g, time);
     tg_status st = tg_search_genmove_analyze(a->search, g, color, &limits, cleanup, a->req.interval,
                                              on_genmove_progress, a, move);
     if (st == TG_OK)
@@ -478,7 +478,7 @@ static bool cmd_predict(void *ctx, tg_gtp *gtp, int argc, char **argv, tg_gtp_re
     if (!gfx_search(an, gtp, argc, argv, reply, &color))
         return false;
     char text[16];
-    tg_prediction_format(cli_predicted_white_margin2(an->player->search, tg_game_board(tg_gtp_game(gtp))),
+    tg_prediction_format(predicted_white_margin2(an->player->search, tg_game_board(tg_gtp_game(gtp))),
                          text, sizeof text);
     tg_gtp_reply_printf(reply, "%s", text);
     return true;
