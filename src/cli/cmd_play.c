@@ -35,9 +35,9 @@
 #include "cli/cli_util.h"
 #include "cli/play_agreement.h"
 #include "cli/play_free_opening.h"
+#include "engine_gtp/gtp_player.h"
 #include "engine_gtp/prediction.h"
 #include "tengen/control.h"
-#include "tengen/player.h"
 #include "tengen/search.h"
 #include "tengen/score.h"
 #include "tengen/sgf.h"
@@ -161,8 +161,8 @@ typedef struct play_session {
     tg_game *g;
     tg_control ctl;
     const play_options *o;
-    tg_rng rng;
-    tg_search *search;         /* NULL: the baseline player */
+    gtp_player player;         /* the search or the baseline player, as tengen gtp's */
+    tg_search *search;         /* player.search; NULL: the baseline player */
     bool timed;
     tg_sgf_move_clock *clocks; /* clocks[i]: the mover's clock after move i */
     int clock_cap;
@@ -356,21 +356,16 @@ static void release_interrupt(const struct sigaction *old)
     }
 }
 
-static tg_point search_move(play_session *s, tg_color color)
+/* The engine's move: its limits are --time-per-move, else the plan for the
+ * real clock, whole (Fischer's increment, moves-per-period), else
+ * --playouts, else 10,000 playouts or 5 s (engine_gtp/gtp_player.c). */
+static tg_point engine_choice(play_session *s, tg_color color)
 {
-    tg_search_limits l = {.playouts = s->o->playouts};
-    if (s->o->seconds > 0) {
-        l.seconds = l.max_seconds = s->o->seconds;
-    } else if (s->timed) {
-        tg_time_state time; /* the real clock, whole: Fischer's increment, moves-per-period */
+    tg_time_state time = {.control = {.system = TG_CLOCK_NONE}};
+    if (s->timed)
         tg_clock_time_state(&s->ctl.clock, color, tg_clock_now_ms(), &time);
-        tg_search_time_plan(&time, tg_game_board(s->g), 0.2, &l);
-    } else if (l.playouts == 0) {
-        l.playouts = 10000;
-        l.seconds = l.max_seconds = 5;
-    }
-    tg_point move;
-    tg_status st = tg_search_genmove(s->search, s->g, color, &l, false, &move);
+    tg_point move = TG_PASS;
+    tg_status st = gtp_player_genmove(&s->player, s->g, color, &time, false, &move);
     if (st != TG_OK) {
         fprintf(stderr, "tengen play: the engine's search failed: %s\n", tg_status_text(st));
         s->search_failed = true;
@@ -380,13 +375,7 @@ static tg_point search_move(play_session *s, tg_color color)
 
 static void engine_move(play_session *s, tg_color color)
 {
-    tg_point p;
-    if (s->search) {
-        p = search_move(s, color);
-    } else {
-        tg_player_options popt = {s->o->playouts, false};
-        p = tg_player_genmove(s->g, color, &popt, &s->rng);
-    }
+    tg_point p = engine_choice(s, color);
     if (interrupted || s->search_failed)
         return; /* the search was cut short or failed: no move is played */
     char v[8];
@@ -596,14 +585,7 @@ static bool human_turn(play_session *s, bool *quit)
 
 /* ---- the free opening (play_free_opening.c) ---------------------------------- */
 
-static tg_point fo_engine_stone(void *ctx, tg_color color)
-{
-    play_session *s = ctx;
-    if (s->search)
-        return search_move(s, color);
-    tg_player_options popt = {s->o->playouts, false};
-    return tg_player_genmove(s->g, color, &popt, &s->rng);
-}
+static tg_point fo_engine_stone(void *ctx, tg_color color) { return engine_choice(ctx, color); }
 
 /* tengen's sealed prediction: the count difference its search expects. */
 static int fo_engine_prediction(void *ctx)
@@ -611,7 +593,7 @@ static int fo_engine_prediction(void *ctx)
     play_session *s = ctx;
     if (!s->search)
         return 0;
-    search_move(s, tg_game_to_move(s->g));
+    engine_choice(s, tg_game_to_move(s->g));
     return predicted_white_margin2(s->search, tg_game_board(s->g));
 }
 
@@ -690,21 +672,23 @@ int cmd_play(int argc, char **argv)
     s->g = g;
     s->o = &o;
     s->timed = o.time.system != TG_CLOCK_NONE;
-    tg_rng_seed(&s->rng, o.seed);
-    if (!o.baseline) {
-        tg_search_options so;
-        tg_search_options_default(&so);
-        so.seed = o.seed;
-        so.threads = o.threads;
-        so.max_memory = (size_t)o.max_memory_mb << 20;
-        s->search = tg_search_new(&so);
-        if (!s->search) {
-            fprintf(stderr, "tengen play: out of memory for the search tree\n");
-            tg_game_free(g);
-            free(s);
-            return 1;
-        }
+    gtp_player_config cfg; /* tengen gtp's player, with a terminal's defaults */
+    gtp_player_config_default(&cfg);
+    cfg.baseline = o.baseline;
+    cfg.search.seed = o.seed;
+    cfg.search.threads = o.threads;
+    cfg.search.max_memory = (size_t)o.max_memory_mb << 20;
+    cfg.playouts = o.playouts;
+    cfg.time_per_move = o.seconds;
+    cfg.lag = 0.2;
+    cfg.default_seconds = 5;
+    if (!gtp_player_init(&s->player, &cfg)) {
+        fprintf(stderr, "tengen play: out of memory for the search tree\n");
+        tg_game_free(g);
+        free(s);
+        return 1;
     }
+    s->search = s->player.search;
     tg_control_init(&s->ctl, g);
     announce_start(&o);
     if (s->timed) {
@@ -716,7 +700,7 @@ int cmd_play(int argc, char **argv)
     bool quit = false, input_ended = false;
     if (o.rules.free_opening) {
         play_fo_io io = {s, read_agreement_line, fo_engine_stone, fo_engine_prediction, fo_play, fo_show};
-        bool first = o.first >= 0 ? o.first == 1 : (tg_rng_next(&s->rng) & 1) != 0;
+        bool first = o.first >= 0 ? o.first == 1 : (tg_rng_next(&s->player.rng) & 1) != 0;
         int64_t limit = o.prediction_s >= 0 ? (int64_t)o.prediction_s * 1000 : tg_prediction_time_ms(&o.time);
         if (play_free_opening(&s->ctl, first, limit, &io, &s->fo)) {
             s->has_predictions = true;
@@ -750,7 +734,7 @@ int cmd_play(int argc, char **argv)
     announce_end(s);
     bool saved = save_game(s);
     bool was_interrupted = interrupted, failed = s->search_failed;
-    tg_search_free(s->search);
+    gtp_player_free(&s->player);
     tg_game_free(g);
     free(s->clocks);
     free(s);

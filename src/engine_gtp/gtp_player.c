@@ -16,13 +16,13 @@
 #include "tengen/player.h"
 
 #define DEFAULT_PLAYOUTS 10000
-#define DEFAULT_SECONDS 10.0
 
 void gtp_player_config_default(gtp_player_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     tg_search_options_default(&cfg->search);
     cfg->lag = 0.3;
+    cfg->default_seconds = 10.0;
 }
 
 tg_search_limits gtp_player_limits(const gtp_player *p, const tg_game *g, const tg_time_state *time)
@@ -33,7 +33,7 @@ tg_search_limits gtp_player_limits(const gtp_player *p, const tg_game *g, const 
         l.seconds = l.max_seconds = p->cfg.time_per_move;
     } else if (!tg_search_time_plan(time, tg_game_board(g), p->cfg.lag, &l) && l.playouts == 0) {
         l.playouts = DEFAULT_PLAYOUTS;
-        l.seconds = l.max_seconds = DEFAULT_SECONDS;
+        l.seconds = l.max_seconds = p->cfg.default_seconds;
     }
     return l;
 }
@@ -72,6 +72,13 @@ void gtp_player_free(gtp_player *p)
 {
     tg_search_free(p->search);
     p->search = NULL;
+}
+
+tg_status gtp_player_genmove(gtp_player *p, const tg_game *g, tg_color color, const tg_time_state *time,
+                             bool cleanup, tg_point *move)
+{
+    return p->search ? search_genmove(p, g, color, time, cleanup, move)
+                     : baseline_genmove(p, g, color, time, cleanup, move);
 }
 
 void gtp_player_hook(gtp_player *p, tg_gtp_player *hook)

@@ -18,6 +18,7 @@ typedef struct gtp_player_config {
                                    player: its defaults) */
     double time_per_move;       /* --time-per-move seconds (0: the clock or defaults decide) */
     double lag;                 /* --lag seconds kept in reserve for the controller's lag */
+    double default_seconds;     /* without a clock or a budget: at most this a move */
 } gtp_player_config;
 
 /* Defaults: the search, 1 thread, 256 MiB; without a clock or budget,
@@ -37,6 +38,11 @@ void gtp_player_free(gtp_player *p);
  * --time-per-move, else the plan for color's time, else the defaults (for
  * the genmove_analyze commands, which search as genmove does). */
 tg_search_limits gtp_player_limits(const gtp_player *p, const tg_game *g, const tg_time_state *time);
+/* p's move for color in g, with color's time (none: system TG_CLOCK_NONE):
+ * the search's (tg_search_genmove, cleanup for kgs-genmove_cleanup) or the
+ * baseline player's.  TG_OK, or why the search could not run. */
+tg_status gtp_player_genmove(gtp_player *p, const tg_game *g, tg_color color, const tg_time_state *time,
+                             bool cleanup, tg_point *move);
 /* The GTP engine's move generator (tg_gtp_options.player): p's genmove. */
 void gtp_player_hook(gtp_player *p, tg_gtp_player *hook);
 
