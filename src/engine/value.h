@@ -20,10 +20,8 @@
  * and whether the mover is White (1 on every point: the side komi is for). */
 #define VALUE_PLANES 11
 /* The network's width (its channels), fixed so that the loops over them
- * are compiled for it. */
-#ifndef VALUE_CHANNELS
+ * are compiled for it; a weights file of another width is refused. */
 #define VALUE_CHANNELS 32
-#endif
 
 typedef struct value_net {
     int size;                 /* the board it was trained for */
