@@ -21,25 +21,10 @@
 
 #include <cmocka.h>
 
+#include "room_fixture.h"
 #include "server/room.h"
 
-static room *new_room(const char *settings_json)
-{
-    json_error_t e;
-    json_t *j = json_loads(settings_json, 0, &e);
-    assert_non_null(j);
-    room_settings st;
-    char err[200];
-    assert_true(room_settings_from_json(j, &st, err, sizeof err));
-    json_decref(j);
-    room *r = room_new(9, &st);
-    assert_non_null(r);
-    r->user[TG_BLACK] = 11;
-    r->user[TG_WHITE] = 22;
-    snprintf(r->name[TG_BLACK], ROOM_NAME_MAX, "ana");
-    snprintf(r->name[TG_WHITE], ROOM_NAME_MAX, "bo");
-    return r;
-}
+static room *new_room(const char *settings_json) { return room_fixture(9, settings_json); }
 
 /* Every event applied is also logged as the store keeps it. */
 static json_t *event_log;

@@ -17,24 +17,10 @@
 #include <cmocka.h>
 
 #include "server/proto.h"
+#include "room_fixture.h"
 #include "server/room.h"
 
-static room *new_room(const char *settings_json)
-{
-    json_error_t e;
-    json_t *j = settings_json ? json_loads(settings_json, 0, &e) : NULL;
-    room_settings st;
-    char err[200];
-    assert_true(room_settings_from_json(j, &st, err, sizeof err));
-    json_decref(j);
-    room *r = room_new(7, &st);
-    assert_non_null(r);
-    r->user[TG_BLACK] = 11;
-    r->user[TG_WHITE] = 22;
-    snprintf(r->name[TG_BLACK], ROOM_NAME_MAX, "ana");
-    snprintf(r->name[TG_WHITE], ROOM_NAME_MAX, "bo");
-    return r;
-}
+static room *new_room(const char *settings_json) { return room_fixture(7, settings_json); }
 
 static tg_point vtx(const room *r, const char *v)
 {
