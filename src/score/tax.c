@@ -134,11 +134,40 @@ static void own_and_shared(const tg_board *filled, tg_color c, uint8_t *own, uin
     }
 }
 
+/* connecting[e] = 1 for an eye region e of c that is no eye of its own: a
+ * chain of c whose every liberty but one is a shared liberty, the one being
+ * a point of e, must fill e to stay connected (the stone of a seki that
+ * joins its group through the eye).  So e is the chain's liberty, not an eye
+ * that lets the group live independently of the seki. */
+static void mark_connecting_eyes(const tg_board *filled, tg_color c, const uint8_t *shared,
+                                 const int16_t *eye_region, uint8_t *connecting)
+{
+    uint8_t done[TG_MAX_POINTS];
+    memset(connecting, 0, TG_MAX_POINTS);
+    memset(done, 0, sizeof done);
+    for (tg_point p = 0; p < filled->npoints; p++) {
+        if (filled->color[p] != c || done[filled->chain_of[p]])
+            continue;
+        done[filled->chain_of[p]] = 1;
+        tg_point libs[TG_MAX_POINTS];
+        int n = tg_chain_liberties(filled, p, libs, TG_MAX_POINTS), own_libs = 0, eye = -1;
+        for (int i = 0; i < n; i++) {
+            if (shared[libs[i]])
+                continue;
+            own_libs++;
+            eye = eye_region[libs[i]];
+        }
+        if (own_libs == 1 && eye >= 0 && n > 1)
+            connecting[eye] = 1;
+    }
+}
+
 int score_independent_regions(const tg_board *b, const uint8_t *dead, tg_color c,
                               uint8_t *independent)
 {
     tg_board filled;
     uint8_t own[TG_MAX_POINTS], shared[TG_MAX_POINTS], in_seki[TG_MAX_POINTS];
+    uint8_t connecting[TG_MAX_POINTS];
     int16_t label[TG_MAX_POINTS], eye_region[TG_MAX_POINTS], first_eye[TG_MAX_POINTS];
     int eyes[TG_MAX_POINTS];
     tg_board_copy(&filled, b);
@@ -147,6 +176,7 @@ int score_independent_regions(const tg_board *b, const uint8_t *dead, tg_color c
             tg_board_set_point(&filled, p, TG_EMPTY);
     fill_dame(&filled);
     own_and_shared(&filled, c, own, shared, eye_region);
+    mark_connecting_eyes(&filled, c, shared, eye_region, connecting);
     int n = score_label_components(b, own, label);
     memset(in_seki, 0, (size_t)n);
     for (int i = 0; i < n; i++)
@@ -159,7 +189,7 @@ int score_independent_regions(const tg_board *b, const uint8_t *dead, tg_color c
          * once, by the first point seen of it (regions are numbered in scan
          * order, so a new one is always larger than the last counted) */
         if (e >= 0 && e > first_eye[label[p]]) {
-            eyes[label[p]]++;
+            eyes[label[p]] += !connecting[e];
             first_eye[label[p]] = e;
         }
         tg_point nb[4];
