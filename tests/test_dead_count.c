@@ -101,10 +101,43 @@ static void test_eye_that_connects_a_seki_stone_is_not_a_second_eye(void **state
     (void)vertex;
 }
 
+/* ---- unfinished borders: a fill the opponent answers by connecting twice -- */
+
+/* GNU Go's kisei27_g1 (upper left), reduced.  The dame A9 is Black's to
+ * fill: it ataris the white stones A8 A7, which connect at A6 inside White's
+ * territory, and the chain that makes is still in atari until White connects
+ * once more at G6.  Filling the dame was refused because the first answer
+ * alone left White in atari, so A9 stayed as if it were a shared liberty of
+ * a seki, and the eye C9-E8 of the black group (one eye region, living by
+ * its size) was not counted under the Japanese rules: 17 points where GNU Go
+ * and the record's count give 23. */
+static void test_dame_answered_by_two_connections_is_filled(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        ".X...XO..",
+        "OX...XO..",
+        "OXXXXXO..",
+        ".OOOOO.O.",
+        "OOXXXXO..",
+        "XXX..XO..",
+        ".....XO..",
+        ".....XO..",
+        ".....XO..",
+    };
+    tg_board b;
+    uint8_t dead[TG_MAX_POINTS];
+    setup_board(&b, 9, rows);
+    tg_score s = count_estimated(&b, "japanese komi=0", dead);
+    assert_int_equal(count_dead(dead), 0);
+    assert_int_equal(s.territory[TG_BLACK], 23);   /* the eye's 6 points and the lower left's 17 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eye_that_connects_a_seki_stone_is_not_a_second_eye),
+        cmocka_unit_test(test_dame_answered_by_two_connections_is_filled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

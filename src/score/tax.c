@@ -22,16 +22,45 @@
 #include "score/regions.h"
 #include "score/tax.h"
 
-/* The answer the opponent owes to c's filling p: the last liberty of an
- * opponent chain that the fill leaves in atari, where connecting gives it two
- * liberties or more; TG_PASS when the fill leaves no chain in atari.  Returns
- * false when a chain is left in atari with no such answer (the fill is a
- * threat to capture, not a dame) or more than one chain is. */
-static bool owed_answer(const tg_board *b, tg_point p, tg_color c, tg_point *answer)
+/* The most stones the opponent plays in a row to answer one fill. */
+#define MAX_ANSWERS 3
+
+typedef struct answers {
+    tg_point at[MAX_ANSWERS];
+    int n;
+} answers;
+
+/* The opponent o connects a chain that a fill left in atari at lib: it
+ * extends at lib, and while the chain is still in atari (a connection of its
+ * own it has not yet made, such as the point that joins it to the rest of
+ * its group inside its territory) at that next liberty, as the territory
+ * rules' players fill the points they must before the count.  Returns false
+ * when the chain cannot get two liberties so. */
+static bool connect_out(tg_board *after, tg_point lib, tg_color o, answers *out)
 {
-    tg_point nb[4];
+    while (out->n < MAX_ANSWERS) {
+        if (tg_board_check(after, lib, o, TG_SUICIDE_FORBIDDEN) != TG_OK)
+            return false;
+        tg_board_play(after, lib, o);
+        out->at[out->n++] = lib;
+        const tg_chain *ch = tg_chain_at(after, lib);
+        if (!tg_chain_in_atari(ch))
+            return true;
+        lib = tg_chain_atari_point(ch);
+    }
+    return false;
+}
+
+/* The answers the opponent owes to c's filling p: the connection of an
+ * opponent chain that the fill leaves in atari (connect_out); none when the
+ * fill leaves no chain in atari.  Returns false when a chain is left in atari
+ * with no such answer (the fill is a threat to capture, not a dame) or more
+ * than one chain is. */
+static bool owed_answers(const tg_board *b, tg_point p, tg_color c, answers *out)
+{
+    tg_point nb[4], lib = TG_PASS;
     tg_board after;
-    *answer = TG_PASS;
+    out->n = 0;
     score_neighbours(b, p, nb);
     bool threatens = false;
     for (int i = 0; i < 4; i++)
@@ -43,24 +72,22 @@ static bool owed_answer(const tg_board *b, tg_point p, tg_color c, tg_point *ans
     for (int i = 0; i < 4; i++) {
         if (after.color[nb[i]] != tg_opponent(c) || !tg_chain_in_atari(tg_chain_at(&after, nb[i])))
             continue;
-        tg_point lib = tg_chain_atari_point(tg_chain_at(&after, nb[i]));
-        if ((*answer != TG_PASS && *answer != lib) ||
-            tg_board_check(&after, lib, tg_opponent(c), TG_SUICIDE_FORBIDDEN) != TG_OK ||
-            tg_board_is_self_atari(&after, lib, tg_opponent(c), NULL))
+        tg_point l = tg_chain_atari_point(tg_chain_at(&after, nb[i]));
+        if (lib != TG_PASS && lib != l)
             return false;
-        *answer = lib;
+        lib = l;
     }
-    return true;
+    return lib == TG_PASS || connect_out(&after, lib, tg_opponent(c), out);
 }
 
-/* Can c fill p, and with which answer of the opponent (owed_answer)?  A fill
+/* Can c fill p, and with which answers of the opponent (owed_answers)?  A fill
  * that ataris a chain which connects out of it is still a dame: in play the
  * opponent connects at once, as the territory rules' players fill the points
  * they still have to fill. */
-static bool can_fill(const tg_board *b, tg_point p, tg_color c, tg_point *answer)
+static bool can_fill(const tg_board *b, tg_point p, tg_color c, answers *answer)
 {
     return tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN) == TG_OK &&
-           !tg_board_is_self_atari(b, p, c, NULL) && owed_answer(b, p, c, answer);
+           !tg_board_is_self_atari(b, p, c, NULL) && owed_answers(b, p, c, answer);
 }
 
 /* One sweep over the board; returns the number of points filled.  The
@@ -91,13 +118,13 @@ static int fill_sweep(tg_board *b)
             continue;
         /* the two sides take turns, as they would filling the dame in play */
         tg_color c = filled % 2 ? TG_WHITE : TG_BLACK;
-        tg_point answer;
+        answers answer;
         if (tg_nbr_count(b, p, c) == 0 || !can_fill(b, p, c, &answer))
             c = tg_opponent(c);
         if (tg_nbr_count(b, p, c) > 0 && can_fill(b, p, c, &answer)) {
             tg_board_play(b, p, c);
-            if (answer != TG_PASS)
-                tg_board_play(b, answer, tg_opponent(c));
+            for (int i = 0; i < answer.n; i++)
+                tg_board_play(b, answer.at[i], tg_opponent(c));
             filled++;
         }
     }
