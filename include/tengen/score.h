@@ -52,8 +52,10 @@ void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int pl
  * own way only a little while every opponent group around it leans surely
  * the other (it is surrounded for good), never when
  * Benson says it is unconditionally alive, always when Benson gives its
- * points to the opponent.  dead has room for TG_MAX_POINTS.  Under
- * dead=keep rules nothing is dead. */
+ * points to the opponent; and dead when its only eye space holds opponent
+ * stones short of liberties whose capture leaves it one eye (a seki that is
+ * no seki, a nakade), those stones then living.  dead has room for
+ * TG_MAX_POINTS.  Under dead=keep rules nothing is dead. */
 void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
                       tg_rng *rng, uint8_t *dead);
 

@@ -19,11 +19,14 @@
  *
  * Benson overrides the estimate both ways: a group with an unconditionally
  * alive chain is never dead, and stones inside the opponent's unconditional
- * territory always are.
+ * territory always are.  Last, the shape of a group's only eye space, where
+ * it holds opponent stones short of liberties, overrides the playouts, which
+ * do not read there (eyespace.c).
  */
 #include <string.h>
 
 #include "tengen/score.h"
+#include "score/eyespace.h"
 #include "score/regions.h"
 
 /* How far toward the opponent the mean ownership of a group (stones and
@@ -190,6 +193,7 @@ void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, in
         if (!g->benson_alive && (g->in_opponent_territory || g->own < -DEAD_THRESHOLD || surrounded))
             dead[p] = 1;
     }
+    score_dead_by_eye_space(b, group, safe, dead);
 }
 
 void tg_game_estimate_dead(const tg_game *g, int playouts, uint64_t seed, uint8_t *dead)
