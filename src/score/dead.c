@@ -184,6 +184,8 @@ void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, in
     find_groups(b, group);
     gather(b, group, safe, ownership, stats);
     weigh_spheres(b, group, stats);
+    uint8_t sure[TG_MAX_POINTS];
+    memset(sure, 0, sizeof sure);
     for (tg_point p = 0; p < b->npoints; p++) {
         tg_color c = tg_board_at(b, p);
         if (c != TG_BLACK && c != TG_WHITE)
@@ -192,8 +194,9 @@ void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, in
         bool surrounded = g->own < SURE_LIFE && g->weakest_opponent >= SURE_LIFE;
         if (!g->benson_alive && (g->in_opponent_territory || g->own < -DEAD_THRESHOLD || surrounded))
             dead[p] = 1;
+        sure[p] = g->benson_alive || (!dead[p] && g->own >= SURE_LIFE);
     }
-    score_dead_by_eye_space(b, group, safe, dead);
+    score_dead_by_eye_space(b, group, safe, sure, dead);
 }
 
 void tg_game_estimate_dead(const tg_game *g, int playouts, uint64_t seed, uint8_t *dead)

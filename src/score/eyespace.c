@@ -18,7 +18,8 @@
  *     (score_one_eye_shape: the points of R less those liberties); and
  *   - G cannot get out: its liberties outside R are in empty areas that
  *     touch no other stone of c, and the opponent stones next to it outside
- *     R are not dead.
+ *     R are sure to live (a weak group beside it might lose a capturing race
+ *     to G's one eye, or share a seki with it).
  * The opponent stones inside R then live: they stand in the opponent's
  * territory once G is taken off.
  */
@@ -131,9 +132,9 @@ static bool one_eye_after_capture(const tg_board *b, const regions *rg, int16_t 
 
 /* Can G (root g) not get out of its eye space r?  Its other liberties lie in
  * empty areas touching no other stone of c, and the opponent stones next to
- * it outside r are alive. */
+ * it outside r are sure to live. */
 static bool shut_in(const tg_board *b, tg_color c, const uint16_t *group, uint16_t g,
-                    const regions *rg, int16_t r, const uint8_t *dead)
+                    const regions *rg, int16_t r, const uint8_t *sure)
 {
     uint8_t empty[TG_MAX_POINTS];
     int16_t area[TG_MAX_POINTS];
@@ -162,7 +163,7 @@ static bool shut_in(const tg_board *b, tg_color c, const uint16_t *group, uint16
                 continue;
             if (b->color[q] == TG_EMPTY && area_touches_other[area[q]])
                 return false;
-            if (b->color[q] == tg_opponent(c) && dead[q])
+            if (b->color[q] == tg_opponent(c) && !sure[q])
                 return false;
         }
     }
@@ -170,7 +171,7 @@ static bool shut_in(const tg_board *b, tg_color c, const uint16_t *group, uint16
 }
 
 void score_dead_by_eye_space(const tg_board *b, const uint16_t *group, const uint8_t *safe,
-                             uint8_t *dead)
+                             const uint8_t *sure, uint8_t *dead)
 {
     for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
         regions rg;
@@ -197,7 +198,7 @@ void score_dead_by_eye_space(const tg_board *b, const uint16_t *group, const uin
                 continue;
             int16_t r = the_space[g];
             if (r < 0 || !rg.holds_stones[r] || !one_eye_after_capture(b, &rg, r) ||
-                !shut_in(b, c, group, (uint16_t)g, &rg, r, dead))
+                !shut_in(b, c, group, (uint16_t)g, &rg, r, sure))
                 continue;
             for (tg_point p = 0; p < b->npoints; p++) {
                 if (b->color[p] == c && group[p] == g)

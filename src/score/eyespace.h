@@ -10,10 +10,12 @@
 /* Groups killed by the shape of their only eye space, and the opponent's
  * stones inside it revived.  group[p] is the root of the group of the stone
  * on p (stones sharing a liberty, as dead.c groups them); safe is Benson's
- * map (a group with an unconditionally alive chain is left alone); dead is
- * the estimate so far, updated in place. */
+ * map (a group with an unconditionally alive chain is left alone); sure[p]
+ * != 0 where the stone on p is sure to live (Benson, or the estimate leans
+ * its way by dead.c's SURE_LIFE); dead is the estimate so far, updated in
+ * place. */
 void score_dead_by_eye_space(const tg_board *b, const uint16_t *group, const uint8_t *safe,
-                             uint8_t *dead);
+                             const uint8_t *sure, uint8_t *dead);
 
 /* Is the set of points in[] (n of them, connected or not) an eye space
  * that gives one eye at most when the opponent moves first in it: one to
