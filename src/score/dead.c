@@ -17,8 +17,9 @@
  * leave a surrounded group a little of its ownership that no player would
  * (GNU Go's score.tst, measured by bench/bench_dead.py).
  *
- * Benson overrides the estimate both ways: a group with an unconditionally
- * alive chain is never dead, and stones inside the opponent's unconditional
+ * Benson overrides the estimate both ways (with life by two eyes that only
+ * look false, eyes.c, added to its verdicts): a group with an
+ * unconditionally alive chain is never dead, and stones inside the opponent's unconditional
  * territory always are.  Last, the shape of a group's only eye space, where
  * it holds opponent stones short of liberties, overrides the playouts, which
  * do not read there (eyespace.c).
@@ -26,6 +27,7 @@
 #include <string.h>
 
 #include "tengen/score.h"
+#include "score/eyes.h"
 #include "score/eyespace.h"
 #include "score/regions.h"
 
@@ -180,6 +182,7 @@ void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, in
     if (!r->dead_removed)
         return;
     tg_benson(b, safe);
+    score_two_eye_life(b, safe);
     mean_ownership(b, to_move, r, playouts, rng, ownership);
     find_groups(b, group);
     gather(b, group, safe, ownership, stats);
