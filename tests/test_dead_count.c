@@ -17,27 +17,7 @@
 #include <cmocka.h>
 
 #include "tengen/score.h"
-
-static void setup_board(tg_board *b, int size, const char *const *rows)
-{
-    assert_int_equal(tg_board_init(b, size), TG_OK);
-    for (int r = 0; r < size; r++) {
-        assert_int_equal((int)strlen(rows[r]), size);
-        for (int x = 0; x < size; x++) {
-            char ch = rows[r][x];
-            tg_color c = ch == 'X' ? TG_BLACK : ch == 'O' ? TG_WHITE : TG_EMPTY;
-            if (c != TG_EMPTY)
-                assert_int_equal(tg_board_set_point(b, tg_point_at(b, x, size - 1 - r), c), TG_OK);
-        }
-    }
-}
-
-static tg_point vertex(const tg_board *b, const char *text)
-{
-    tg_point p;
-    assert_int_equal(tg_vertex_parse(b, text, &p), TG_OK);
-    return p;
-}
+#include "test_support.h"
 
 static void rules_named(tg_rules *r, const char *text)
 {
@@ -92,13 +72,12 @@ static void test_eye_that_connects_a_seki_stone_is_not_a_second_eye(void **state
     };
     tg_board b;
     uint8_t dead[TG_MAX_POINTS];
-    setup_board(&b, 9, rows);
+    ts_board_play_rows(&b, 9, rows, NULL);
     tg_score s = count_estimated(&b, "japanese komi=0", dead);
     assert_int_equal(count_dead(dead), 0);
     assert_int_equal(s.territory[TG_BLACK], 0);   /* F8, G9 and J5 are seki points */
     s = count_estimated(&b, "chinese komi=0", dead);
     assert_int_equal(s.territory[TG_BLACK], 3);   /* area counting counts the eyes */
-    (void)vertex;
 }
 
 /* ---- unfinished borders: a fill the opponent answers by connecting twice -- */
@@ -127,7 +106,7 @@ static void test_dame_answered_by_two_connections_is_filled(void **state)
     };
     tg_board b;
     uint8_t dead[TG_MAX_POINTS];
-    setup_board(&b, 9, rows);
+    ts_board_play_rows(&b, 9, rows, NULL);
     tg_score s = count_estimated(&b, "japanese komi=0", dead);
     assert_int_equal(count_dead(dead), 0);
     assert_int_equal(s.territory[TG_BLACK], 23);   /* the eye's 6 points and the lower left's 17 */

@@ -16,28 +16,8 @@
 #include <cmocka.h>
 
 #include "tengen/score.h"
+#include "test_support.h"
 #include "score/eyes.h"
-
-static void setup_board(tg_board *b, int size, const char *const *rows)
-{
-    assert_int_equal(tg_board_init(b, size), TG_OK);
-    for (int r = 0; r < size; r++) {
-        assert_int_equal((int)strlen(rows[r]), size);
-        for (int x = 0; x < size; x++) {
-            char ch = rows[r][x];
-            tg_color c = ch == 'X' ? TG_BLACK : ch == 'O' ? TG_WHITE : TG_EMPTY;
-            if (c != TG_EMPTY)
-                assert_int_equal(tg_board_set_point(b, tg_point_at(b, x, size - 1 - r), c), TG_OK);
-        }
-    }
-}
-
-static tg_point vertex(const tg_board *b, const char *text)
-{
-    tg_point p;
-    assert_int_equal(tg_vertex_parse(b, text, &p), TG_OK);
-    return p;
-}
 
 /* The final position of GNU Go's regression game rbm-bobk-200303111815
  * (White won by 12.5).  White's group across the top has the eyes G19, K19
@@ -77,17 +57,17 @@ static void test_group_with_eyes_that_only_look_false_lives(void **state)
     tg_rules r;
     tg_rng rng;
     uint8_t dead[TG_MAX_POINTS], safe[TG_MAX_POINTS];
-    setup_board(&b, 19, RBM_BOBK);
+    ts_board_play_rows(&b, 19, RBM_BOBK, NULL);
     tg_rules_default(&r);
     assert_int_equal(tg_rules_apply(&r, "japanese", NULL, 0), TG_OK);
     tg_rng_seed(&rng, 1);
     tg_estimate_dead(&b, TG_BLACK, &r, 400, &rng, dead);
     for (size_t i = 0; i < sizeof white / sizeof *white; i++)
-        assert_false(dead[vertex(&b, white[i])]);
+        assert_false(dead[ts_at(&b, white[i])]);
     memset(safe, 0, sizeof safe);
     score_two_eye_life(&b, safe);
-    assert_int_equal(safe[vertex(&b, "E19")], TG_WHITE);
-    assert_int_equal(safe[vertex(&b, "H19")], TG_WHITE);
+    assert_int_equal(safe[ts_at(&b, "E19")], TG_WHITE);
+    assert_int_equal(safe[ts_at(&b, "H19")], TG_WHITE);
 }
 
 /* Eyes that are false stay false.  White's B9 and D9 look like two eyes,
@@ -111,12 +91,12 @@ static void test_one_eye_per_chain_is_not_life(void **state)
     };
     tg_board b;
     uint8_t safe[TG_MAX_POINTS];
-    setup_board(&b, 9, rows);
+    ts_board_play_rows(&b, 9, rows, NULL);
     memset(safe, 0, sizeof safe);
     score_two_eye_life(&b, safe);
-    assert_int_equal(safe[vertex(&b, "A9")], 0);
-    assert_int_equal(safe[vertex(&b, "C9")], 0);
-    assert_int_equal(safe[vertex(&b, "E9")], 0);
+    assert_int_equal(safe[ts_at(&b, "A9")], 0);
+    assert_int_equal(safe[ts_at(&b, "C9")], 0);
+    assert_int_equal(safe[ts_at(&b, "E9")], 0);
 }
 
 /* Chains that touch each other only through eyes are not joined by them:
@@ -142,7 +122,7 @@ static void test_checkerboard_is_not_joined_through_its_eyes(void **state)
     };
     tg_board b;
     uint8_t safe[TG_MAX_POINTS];
-    setup_board(&b, 9, rows);
+    ts_board_play_rows(&b, 9, rows, NULL);
     memset(safe, 0, sizeof safe);
     score_two_eye_life(&b, safe);
     for (tg_point p = 0; p < b.npoints; p++)

@@ -17,28 +17,8 @@
 #include <cmocka.h>
 
 #include "tengen/score.h"
+#include "test_support.h"
 #include "score/eyespace.h"
-
-static void setup_board(tg_board *b, int size, const char *const *rows)
-{
-    assert_int_equal(tg_board_init(b, size), TG_OK);
-    for (int r = 0; r < size; r++) {
-        assert_int_equal((int)strlen(rows[r]), size);
-        for (int x = 0; x < size; x++) {
-            char ch = rows[r][x];
-            tg_color c = ch == 'X' ? TG_BLACK : ch == 'O' ? TG_WHITE : TG_EMPTY;
-            if (c != TG_EMPTY)
-                assert_int_equal(tg_board_set_point(b, tg_point_at(b, x, size - 1 - r), c), TG_OK);
-        }
-    }
-}
-
-static tg_point vertex(const tg_board *b, const char *text)
-{
-    tg_point p;
-    assert_int_equal(tg_vertex_parse(b, text, &p), TG_OK);
-    return p;
-}
 
 static void estimate(const tg_board *b, uint8_t *dead)
 {
@@ -57,7 +37,7 @@ static void assert_dead_exactly(const tg_board *b, const uint8_t *dead, const ch
     uint8_t expected[TG_MAX_POINTS];
     memset(expected, 0, sizeof expected);
     for (size_t i = 0; i < n; i++)
-        expected[vertex(b, listed[i])] = 1;
+        expected[ts_at(b, listed[i])] = 1;
     for (tg_point p = 0; p < b->npoints; p++) {
         tg_color c = tg_board_at(b, p);
         if (c == TG_BLACK || c == TG_WHITE)
@@ -89,7 +69,7 @@ static void test_seki_in_the_corner_that_is_no_seki(void **state)
     static const char *const dead_stones[] = {"C9", "B8", "C8", "B7", "C7", "A6", "B6"};
     tg_board b;
     uint8_t dead[TG_MAX_POINTS];
-    setup_board(&b, 9, rows);
+    ts_board_play_rows(&b, 9, rows, NULL);
     estimate(&b, dead);
     assert_dead_exactly(&b, dead, dead_stones, sizeof dead_stones / sizeof *dead_stones);
 }
@@ -116,7 +96,7 @@ static void test_nakade_left_after_the_capture(void **state)
     static const char *const dead_stones[] = {"A4", "B4", "C4", "D4", "A3", "C3", "D3", "C2", "D2", "D1"};
     tg_board b;
     uint8_t dead[TG_MAX_POINTS];
-    setup_board(&b, 9, rows);
+    ts_board_play_rows(&b, 9, rows, NULL);
     estimate(&b, dead);
     assert_dead_exactly(&b, dead, dead_stones, sizeof dead_stones / sizeof *dead_stones);
 }
@@ -143,7 +123,7 @@ static void test_eye_space_split_by_the_capture_lives(void **state)
     static const char *const dead_stones[] = {"A9"};
     tg_board b;
     uint8_t dead[TG_MAX_POINTS];
-    setup_board(&b, 9, rows);
+    ts_board_play_rows(&b, 9, rows, NULL);
     estimate(&b, dead);
     assert_dead_exactly(&b, dead, dead_stones, sizeof dead_stones / sizeof *dead_stones);
 }

@@ -36,6 +36,14 @@ static int unit_of(int *parent, int x)
     return x;
 }
 
+/* The i-th neighbour of p (0..3). */
+static tg_point neighbour(const tg_board *b, tg_point p, int i)
+{
+    tg_point nb[4];
+    score_neighbours(b, p, nb);
+    return nb[i];
+}
+
 static bool share_two(const uint64_t *a, const uint64_t *b)
 {
     int n = 0;
@@ -77,40 +85,31 @@ static void live_by_eyes(const tg_board *b, tg_color c, uint8_t *safe)
         for (int k = i + 1; k < chains; k++)
             if (unit_of(parent, i) != unit_of(parent, k) && share_two(libs[i], libs[k]))
                 parent[unit_of(parent, i)] = unit_of(parent, k);
+    free(libs);
+    int unit[TG_MAX_POINTS];   /* of the stone on each point of c, else -1 */
+    for (tg_point p = 0; p < b->npoints; p++)
+        unit[p] = b->color[p] == c ? unit_of(parent, index[b->chain_of[p]]) : -1;
     for (bool changed = true; changed;) {
         changed = false;
         for (int u = 0; u < chains; u++)
             eyes_touched[u] = 0, last_eye[u] = -1;
         for (tg_point p = 0; p < b->npoints; p++) {
-            if (!eye[p])
-                continue;
-            tg_point nb[4];
-            score_neighbours(b, p, nb);
-            for (int i = 0; i < 4; i++) {
-                if (b->color[nb[i]] != c)
-                    continue;
-                int u = unit_of(parent, index[b->chain_of[nb[i]]]);
-                if (last_eye[u] != p)
+            for (int i = 0; eye[p] && i < 4; i++) {
+                int u = unit[neighbour(b, p, i)];
+                if (u >= 0 && last_eye[u] != p)
                     eyes_touched[u]++, last_eye[u] = p;
             }
         }
         for (tg_point p = 0; p < b->npoints; p++) {
-            if (!eye[p])
-                continue;
-            tg_point nb[4];
-            score_neighbours(b, p, nb);
-            for (int i = 0; i < 4; i++) {
-                if (b->color[nb[i]] == c && eyes_touched[unit_of(parent, index[b->chain_of[nb[i]]])] < 2) {
-                    eye[p] = 0;
-                    changed = true;
-                    break;
-                }
+            for (int i = 0; eye[p] && i < 4; i++) {
+                int u = unit[neighbour(b, p, i)];
+                if (u >= 0 && eyes_touched[u] < 2)
+                    eye[p] = 0, changed = true;
             }
         }
     }
-    free(libs);
     for (tg_point p = 0; p < b->npoints; p++)
-        if (b->color[p] == c && safe[p] == 0 && eyes_touched[unit_of(parent, index[b->chain_of[p]])] >= 2)
+        if (unit[p] >= 0 && safe[p] == 0 && eyes_touched[unit[p]] >= 2)
             safe[p] = (uint8_t)c;
 }
 
