@@ -51,9 +51,12 @@ void tg_ownership(const tg_board *b, tg_color to_move, const tg_rules *r, int pl
  * ownership of its stones and liberties leans to the opponent, or leans its
  * own way only a little while every opponent group around it leans surely
  * the other (it is surrounded for good), never when
- * Benson says it is unconditionally alive, always when Benson gives its
- * points to the opponent.  dead has room for TG_MAX_POINTS.  Under
- * dead=keep rules nothing is dead. */
+ * Benson says it is unconditionally alive or it lives by two eyes the
+ * opponent can never fill (chains joined by double connections), always when Benson gives its
+ * points to the opponent; and dead when its only eye space holds opponent
+ * stones short of liberties whose capture leaves it one eye (a seki that is
+ * no seki, a nakade), those stones then living.  dead has room for
+ * TG_MAX_POINTS.  Under dead=keep rules nothing is dead. */
 void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, int playouts,
                       tg_rng *rng, uint8_t *dead);
 

@@ -17,13 +17,18 @@
  * leave a surrounded group a little of its ownership that no player would
  * (GNU Go's score.tst, measured by bench/bench_dead.py).
  *
- * Benson overrides the estimate both ways: a group with an unconditionally
- * alive chain is never dead, and stones inside the opponent's unconditional
- * territory always are.
+ * Benson overrides the estimate both ways (with life by two eyes that only
+ * look false, eyes.c, added to its verdicts): a group with an
+ * unconditionally alive chain is never dead, and stones inside the opponent's unconditional
+ * territory always are.  Last, the shape of a group's only eye space, where
+ * it holds opponent stones short of liberties, overrides the playouts, which
+ * do not read there (eyespace.c).
  */
 #include <string.h>
 
 #include "tengen/score.h"
+#include "score/eyes.h"
+#include "score/eyespace.h"
 #include "score/regions.h"
 
 /* How far toward the opponent the mean ownership of a group (stones and
@@ -177,10 +182,13 @@ void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, in
     if (!r->dead_removed)
         return;
     tg_benson(b, safe);
+    score_two_eye_life(b, safe);
     mean_ownership(b, to_move, r, playouts, rng, ownership);
     find_groups(b, group);
     gather(b, group, safe, ownership, stats);
     weigh_spheres(b, group, stats);
+    uint8_t sure[TG_MAX_POINTS];
+    memset(sure, 0, sizeof sure);
     for (tg_point p = 0; p < b->npoints; p++) {
         tg_color c = tg_board_at(b, p);
         if (c != TG_BLACK && c != TG_WHITE)
@@ -189,7 +197,9 @@ void tg_estimate_dead(const tg_board *b, tg_color to_move, const tg_rules *r, in
         bool surrounded = g->own < SURE_LIFE && g->weakest_opponent >= SURE_LIFE;
         if (!g->benson_alive && (g->in_opponent_territory || g->own < -DEAD_THRESHOLD || surrounded))
             dead[p] = 1;
+        sure[p] = g->benson_alive || (!dead[p] && g->own >= SURE_LIFE);
     }
+    score_dead_by_eye_space(b, group, safe, sure, dead);
 }
 
 void tg_game_estimate_dead(const tg_game *g, int playouts, uint64_t seed, uint8_t *dead)

@@ -22,16 +22,45 @@
 #include "score/regions.h"
 #include "score/tax.h"
 
-/* The answer the opponent owes to c's filling p: the last liberty of an
- * opponent chain that the fill leaves in atari, where connecting gives it two
- * liberties or more; TG_PASS when the fill leaves no chain in atari.  Returns
- * false when a chain is left in atari with no such answer (the fill is a
- * threat to capture, not a dame) or more than one chain is. */
-static bool owed_answer(const tg_board *b, tg_point p, tg_color c, tg_point *answer)
+/* The most stones the opponent plays in a row to answer one fill. */
+#define MAX_ANSWERS 3
+
+typedef struct answers {
+    tg_point at[MAX_ANSWERS];
+    int n;
+} answers;
+
+/* The opponent o connects a chain that a fill left in atari at lib: it
+ * extends at lib, and while the chain is still in atari (a connection of its
+ * own it has not yet made, such as the point that joins it to the rest of
+ * its group inside its territory) at that next liberty, as the territory
+ * rules' players fill the points they must before the count.  Returns false
+ * when the chain cannot get two liberties so. */
+static bool connect_out(tg_board *after, tg_point lib, tg_color o, answers *out)
 {
-    tg_point nb[4];
+    while (out->n < MAX_ANSWERS) {
+        if (tg_board_check(after, lib, o, TG_SUICIDE_FORBIDDEN) != TG_OK)
+            return false;
+        tg_board_play(after, lib, o);
+        out->at[out->n++] = lib;
+        const tg_chain *ch = tg_chain_at(after, lib);
+        if (!tg_chain_in_atari(ch))
+            return true;
+        lib = tg_chain_atari_point(ch);
+    }
+    return false;
+}
+
+/* The answers the opponent owes to c's filling p: the connection of an
+ * opponent chain that the fill leaves in atari (connect_out); none when the
+ * fill leaves no chain in atari.  Returns false when a chain is left in atari
+ * with no such answer (the fill is a threat to capture, not a dame) or more
+ * than one chain is. */
+static bool owed_answers(const tg_board *b, tg_point p, tg_color c, answers *out)
+{
+    tg_point nb[4], lib = TG_PASS;
     tg_board after;
-    *answer = TG_PASS;
+    out->n = 0;
     score_neighbours(b, p, nb);
     bool threatens = false;
     for (int i = 0; i < 4; i++)
@@ -43,24 +72,22 @@ static bool owed_answer(const tg_board *b, tg_point p, tg_color c, tg_point *ans
     for (int i = 0; i < 4; i++) {
         if (after.color[nb[i]] != tg_opponent(c) || !tg_chain_in_atari(tg_chain_at(&after, nb[i])))
             continue;
-        tg_point lib = tg_chain_atari_point(tg_chain_at(&after, nb[i]));
-        if ((*answer != TG_PASS && *answer != lib) ||
-            tg_board_check(&after, lib, tg_opponent(c), TG_SUICIDE_FORBIDDEN) != TG_OK ||
-            tg_board_is_self_atari(&after, lib, tg_opponent(c), NULL))
+        tg_point l = tg_chain_atari_point(tg_chain_at(&after, nb[i]));
+        if (lib != TG_PASS && lib != l)
             return false;
-        *answer = lib;
+        lib = l;
     }
-    return true;
+    return lib == TG_PASS || connect_out(&after, lib, tg_opponent(c), out);
 }
 
-/* Can c fill p, and with which answer of the opponent (owed_answer)?  A fill
+/* Can c fill p, and with which answers of the opponent (owed_answers)?  A fill
  * that ataris a chain which connects out of it is still a dame: in play the
  * opponent connects at once, as the territory rules' players fill the points
  * they still have to fill. */
-static bool can_fill(const tg_board *b, tg_point p, tg_color c, tg_point *answer)
+static bool can_fill(const tg_board *b, tg_point p, tg_color c, answers *answer)
 {
     return tg_board_check(b, p, c, TG_SUICIDE_FORBIDDEN) == TG_OK &&
-           !tg_board_is_self_atari(b, p, c, NULL) && owed_answer(b, p, c, answer);
+           !tg_board_is_self_atari(b, p, c, NULL) && owed_answers(b, p, c, answer);
 }
 
 /* One sweep over the board; returns the number of points filled.  The
@@ -91,13 +118,13 @@ static int fill_sweep(tg_board *b)
             continue;
         /* the two sides take turns, as they would filling the dame in play */
         tg_color c = filled % 2 ? TG_WHITE : TG_BLACK;
-        tg_point answer;
+        answers answer;
         if (tg_nbr_count(b, p, c) == 0 || !can_fill(b, p, c, &answer))
             c = tg_opponent(c);
         if (tg_nbr_count(b, p, c) > 0 && can_fill(b, p, c, &answer)) {
             tg_board_play(b, p, c);
-            if (answer != TG_PASS)
-                tg_board_play(b, answer, tg_opponent(c));
+            for (int i = 0; i < answer.n; i++)
+                tg_board_play(b, answer.at[i], tg_opponent(c));
             filled++;
         }
     }
@@ -134,11 +161,40 @@ static void own_and_shared(const tg_board *filled, tg_color c, uint8_t *own, uin
     }
 }
 
+/* connecting[e] = 1 for an eye region e of c that is no eye of its own: a
+ * chain of c whose every liberty but one is a shared liberty, the one being
+ * a point of e, must fill e to stay connected (the stone of a seki that
+ * joins its group through the eye).  So e is the chain's liberty, not an eye
+ * that lets the group live independently of the seki. */
+static void mark_connecting_eyes(const tg_board *filled, tg_color c, const uint8_t *shared,
+                                 const int16_t *eye_region, uint8_t *connecting)
+{
+    uint8_t done[TG_MAX_POINTS];
+    memset(connecting, 0, TG_MAX_POINTS);
+    memset(done, 0, sizeof done);
+    for (tg_point p = 0; p < filled->npoints; p++) {
+        if (filled->color[p] != c || done[filled->chain_of[p]])
+            continue;
+        done[filled->chain_of[p]] = 1;
+        tg_point libs[TG_MAX_POINTS];
+        int n = tg_chain_liberties(filled, p, libs, TG_MAX_POINTS), own_libs = 0, eye = -1;
+        for (int i = 0; i < n; i++) {
+            if (shared[libs[i]])
+                continue;
+            own_libs++;
+            eye = eye_region[libs[i]];
+        }
+        if (own_libs == 1 && eye >= 0 && n > 1)
+            connecting[eye] = 1;
+    }
+}
+
 int score_independent_regions(const tg_board *b, const uint8_t *dead, tg_color c,
                               uint8_t *independent)
 {
     tg_board filled;
     uint8_t own[TG_MAX_POINTS], shared[TG_MAX_POINTS], in_seki[TG_MAX_POINTS];
+    uint8_t connecting[TG_MAX_POINTS];
     int16_t label[TG_MAX_POINTS], eye_region[TG_MAX_POINTS], first_eye[TG_MAX_POINTS];
     int eyes[TG_MAX_POINTS];
     tg_board_copy(&filled, b);
@@ -147,6 +203,7 @@ int score_independent_regions(const tg_board *b, const uint8_t *dead, tg_color c
             tg_board_set_point(&filled, p, TG_EMPTY);
     fill_dame(&filled);
     own_and_shared(&filled, c, own, shared, eye_region);
+    mark_connecting_eyes(&filled, c, shared, eye_region, connecting);
     int n = score_label_components(b, own, label);
     memset(in_seki, 0, (size_t)n);
     for (int i = 0; i < n; i++)
@@ -159,7 +216,7 @@ int score_independent_regions(const tg_board *b, const uint8_t *dead, tg_color c
          * once, by the first point seen of it (regions are numbered in scan
          * order, so a new one is always larger than the last counted) */
         if (e >= 0 && e > first_eye[label[p]]) {
-            eyes[label[p]]++;
+            eyes[label[p]] += !connecting[e];
             first_eye[label[p]] = e;
         }
         tg_point nb[4];
