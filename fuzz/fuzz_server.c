@@ -40,13 +40,13 @@ static void check_record(const room *r)
 /* 002 §5.3: sealed means sealed. */
 static void check_sealed(const room *r)
 {
-    if (r->revealed)
+    if (room_revealed(r))
         return;
     for (tg_color viewer = TG_EMPTY; viewer <= TG_WHITE; viewer++) {
         json_t *st = room_state_json(r, viewer, r->last_at);
         json_t *fo = json_object_get(st, "free_opening");
         json_t *mine = json_object_get(fo, "mine");
-        int seat = viewer == r->first ? 0 : 1;
+        int seat = viewer == room_first_colour(r) ? 0 : 1;
         if (!json_is_null(json_object_get(fo, "predictions")) ||
             (!json_is_null(mine) && (viewer == TG_EMPTY || !r->predicted[seat])))
             abort();

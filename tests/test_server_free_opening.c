@@ -169,8 +169,8 @@ static void test_F3_reveal_swaps_seats(void **state)
     opening(r);
     ok(r, EV_PREDICT, TG_WHITE, "W+6", 50);
     ok(r, EV_PREDICT, TG_BLACK, "W+7", 60);
-    assert_true(r->swapped);
-    assert_int_equal(r->first, TG_BLACK);
+    assert_true(room_seats_swapped(r));
+    assert_int_equal(room_first_colour(r), TG_BLACK);
     assert_int_equal(r->user[TG_WHITE], 11);
     assert_string_equal(r->name[TG_WHITE], "ana");
     assert_int_equal(r->user[TG_BLACK], 22);
@@ -221,7 +221,7 @@ static void test_F3_reveal_swaps_seats(void **state)
         json_decref(b);
         json_decref(c);
     }
-    assert_false(finished->swapped);
+    assert_false(room_seats_swapped(finished));
     json_decref(event_log);
     event_log = NULL;
     room_free(r);
@@ -275,7 +275,7 @@ static void test_F9_count_against_the_threshold(void **state)
      * the threshold is B+4.5 */
     ok(r, EV_PREDICT, TG_WHITE, "B+4", 50);
     ok(r, EV_PREDICT, TG_BLACK, "B+5", 60);
-    assert_false(r->swapped);
+    assert_false(room_seats_swapped(r));
     const char *moves[] = {"B3", "C3", "B4", "C4", "B5", "C5"};
     for (int i = 0; i < 6; i++)
         ok(r, EV_MOVE, i % 2 ? TG_BLACK : TG_WHITE, moves[i], 100 + i);

@@ -122,52 +122,8 @@ function procMem(pid) {
 // ---- helpers -------------------------------------------------------------------
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
-const COLUMNS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'
-const vertexOf = (i, size) => COLUMNS[i % size] + (size - Math.floor(i / size))
-
-// (The same as tests/js/serve/lib.js.)  Whether `colour` ('black'/'white') may play at board index i with no risk
-// of the move being illegal: the point is empty, the move is no suicide, and
-// it is not a single-stone capture by a lone stone left in atari (a possible
-// ko recapture, illegal under any ko rule).  Under the default Chinese rules
-// an illegal move is voided and counted as a pass with a warning (RULES.md R6,
-// tengen's `illegal=void`), and two warnings lose the game, so random players
-// must not try them.
-function safeMove(board, size, i, colour) {
-  if (board[i] !== '.') return false
-  const me = colour === 'black' ? 'X' : 'O'
-  const op = me === 'X' ? 'O' : 'X'
-  const b = board.split('')
-  b[i] = me
-  const nb = j => {
-    const r = Math.floor(j / size), c = j % size, out = []
-    if (r > 0) out.push(j - size)
-    if (r < size - 1) out.push(j + size)
-    if (c > 0) out.push(j - 1)
-    if (c < size - 1) out.push(j + 1)
-    return out
-  }
-  const chain = j => {
-    const col = b[j], seen = new Set([j]), stack = [j], libs = new Set()
-    while (stack.length) {
-      const k = stack.pop()
-      for (const x of nb(k)) {
-        if (b[x] === '.') libs.add(x)
-        else if (b[x] === col && !seen.has(x)) { seen.add(x); stack.push(x) }
-      }
-    }
-    return {stones: seen, libs: libs.size}
-  }
-  let captured = 0
-  for (const x of nb(i)) {
-    if (b[x] !== op) continue
-    const c = chain(x)
-    if (c.libs === 0) for (const st of c.stones) { b[st] = '.'; captured++ }
-  }
-  const mine = chain(i)
-  if (mine.libs === 0) return false
-  if (captured === 1 && mine.stones.size === 1 && mine.libs === 1) return false
-  return true
-}
+// the tests' board helpers: vertices, and a move surely legal for a random player
+const {vertexOf, safeMove} = require('../../tests/js/serve/board')
 
 function percentile(sorted, p) {
   if (!sorted.length) return NaN

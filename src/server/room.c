@@ -65,8 +65,6 @@ room *room_new(int64_t id, const room_settings *s)
      * made in the last instant of a period */
     tg_control_set_clock(&r->ctl, &s->time, 500);
     r->phase = s->rules.free_opening ? ROOM_OPENING : ROOM_PLAY;
-    r->first = TG_WHITE;
-    r->prediction_due[0] = r->prediction_due[1] = INT64_MAX;
     if (s->handicap >= 2 && !s->free_placement) {
         tg_point pts[ROOM_MAX_HANDICAP];
         int n = tg_fixed_handicap_points(tg_game_board(r->game), s->handicap, pts);
@@ -107,8 +105,21 @@ static bool is_engine(const room *r, tg_color c) { return r->engine[c][0] != '\0
 
 /* ---- the free opening (002 §5.2-5.3) ---------------------------------------- */
 
-static int seat_of(const room *r, tg_color c) { return c == r->first ? 0 : 1; }
-static tg_color seat_color(const room *r, int seat) { return seat == 0 ? r->first : tg_opponent(r->first); }
+bool room_revealed(const room *r) { return r->predicted[0] && r->predicted[1]; }
+
+tg_color room_first_colour(const room *r)
+{
+    return room_revealed(r) && !r->decision.first_takes_white ? TG_BLACK : TG_WHITE;
+}
+
+bool room_seats_swapped(const room *r) { return room_first_colour(r) == TG_BLACK && !r->seats_final; }
+
+static int seat_of(const room *r, tg_color c) { return c == room_first_colour(r) ? 0 : 1; }
+static tg_color seat_color(const room *r, int seat)
+{
+    return seat == 0 ? room_first_colour(r) : tg_opponent(room_first_colour(r));
+}
+static bool prediction_open(const room *r, int seat) { return r->prediction_due[seat] != 0; }
 
 tg_color room_opening_placer(const room *r)
 {
@@ -124,7 +135,7 @@ static int engine_prediction_due(const room *r)
     if (r->phase != ROOM_OPENING && r->phase != ROOM_PREDICTION)
         return -1;
     for (int seat = 0; seat < 2; seat++)
-        if (r->prediction_open[seat] && !r->predicted[seat] && is_engine(r, seat_color(r, seat)))
+        if (prediction_open(r, seat) && !r->predicted[seat] && is_engine(r, seat_color(r, seat)))
             return seat;
     return -1;
 }
@@ -281,7 +292,6 @@ static void apply_move(room *r, const room_event *ev, int64_t at, room_result *r
 static void open_prediction(room *r, int seat, int64_t at)
 {
     int64_t limit = r->settings.prediction_ms;
-    r->prediction_open[seat] = true;
     r->prediction_due[seat] = limit > 0 ? at + limit : INT64_MAX;
 }
 
@@ -326,7 +336,6 @@ static void swap_seats(room *r)
     bool arrived = r->arrived[TG_BLACK];
     r->arrived[TG_BLACK] = r->arrived[TG_WHITE];
     r->arrived[TG_WHITE] = arrived;
-    r->swapped = true;
 }
 
 /* Both predictions are in: they decide the colours and the threshold, the
@@ -334,15 +343,11 @@ static void swap_seats(room *r)
 static void reveal(room *r, int64_t at)
 {
     tg_predictions_decide(r->prediction2[0], r->prediction2[1], &r->decision);
-    r->revealed = true;
     tg_rules rules = *tg_game_rules(r->game);
     rules.komi2 = tg_threshold_komi2_decisive(r->decision.threshold4, rules.decisive);
     tg_game_set_rules(r->game, &rules);
-    if (!r->decision.first_takes_white) {
-        if (!r->seats_final)
-            swap_seats(r);
-        r->first = TG_BLACK;
-    }
+    if (room_seats_swapped(r))
+        swap_seats(r);
     r->phase = ROOM_PLAY;
     tg_control_start_clock(&r->ctl, at);
 }
@@ -352,7 +357,7 @@ static void apply_predict(room *r, const room_event *ev, int64_t at, room_result
     if (r->phase != ROOM_OPENING && r->phase != ROOM_PREDICTION)
         FAIL(res, ROOM_ERR_WRONG_PHASE, "predictions are sealed after the opening stones");
     int seat = seat_of(r, ev->color);
-    if (!r->prediction_open[seat])
+    if (!prediction_open(r, seat))
         FAIL(res, ROOM_ERR_WRONG_PHASE, seat == 0 ? "the first player predicts after the third stone"
                                                   : "the second player predicts after the fourth stone");
     if (r->predicted[seat])
@@ -514,7 +519,7 @@ static bool absence_pending(const room *r, tg_color c)
 
 static bool prediction_pending(const room *r, int seat)
 {
-    return (r->phase == ROOM_OPENING || r->phase == ROOM_PREDICTION) && r->prediction_open[seat] &&
+    return (r->phase == ROOM_OPENING || r->phase == ROOM_PREDICTION) && prediction_open(r, seat) &&
            !r->predicted[seat] && r->prediction_due[seat] != INT64_MAX && !r->paused;
 }
 

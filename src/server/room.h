@@ -142,15 +142,12 @@ struct room {
      * predictions give it) and the second at Black; the reveal swaps the
      * seats (user, name, engine, arrived) when the predictions give the
      * first player Black.  Predictions are indexed [0] first, [1] second,
-     * and no one hears of one before both are in. */
-    tg_color first;                  /* the first player's colour now */
-    bool prediction_open[2];         /* its clock has started (stone 3, stone 4) */
+     * and no one hears of one before both are in (room_revealed). */
     bool predicted[2];
     int prediction2[2];
-    int64_t prediction_due[2];       /* game ms; INT64_MAX: no limit */
-    bool revealed;
-    tg_predictions decision;
-    bool swapped;                    /* the reveal swapped the seats */
+    int64_t prediction_due[2];       /* game ms; 0: not yet open (stones 3 and 4 open
+                                        them), INT64_MAX: no limit */
+    tg_predictions decision;         /* once revealed */
     bool seats_final;                /* rebuilt from a finished game whose stored colours
                                         are already the final ones: do not swap */
     /* the clock after each move, for SGF BL/WL */
@@ -197,6 +194,13 @@ bool room_engine_predicts(const room *r);
 /* Free opening: the seat (colour now) that places the next opening stone,
  * TG_EMPTY when none is due. */
 tg_color room_opening_placer(const room *r);
+/* Free opening: both predictions are in (and may be shown). */
+bool room_revealed(const room *r);
+/* Free opening: the first player's colour now (White until the reveal). */
+tg_color room_first_colour(const room *r);
+/* Free opening: the reveal swapped this room's seats (the first player took
+ * Black, and the room was not rebuilt from a finished game's final colours). */
+bool room_seats_swapped(const room *r);
 
 /* The state as in the protocol's game.state (you: the viewer's colour, or
  * TG_EMPTY), at game time now. */

@@ -432,25 +432,25 @@ static json_t *free_opening_json(const room *r, tg_color you, int64_t now)
         return json_null();
     tg_color placer = room_opening_placer(r);
     int n = tg_game_move_count(r->game);
-    json_t *o = json_pack("{s:s, s:o, s:o, s:{s:b, s:b}, s:b}", "first", color_name(r->first),
+    json_t *o = json_pack("{s:s, s:o, s:o, s:{s:b, s:b}, s:b}", "first", color_name(room_first_colour(r)),
                           "next_stone", placer != TG_EMPTY ? json_integer(n + 1) : json_null(),
                           "placer", placer != TG_EMPTY ? json_string(color_name(placer)) : json_null(),
                           "sealed", "first", r->predicted[0], "second", r->predicted[1], "revealed",
-                          r->revealed);
+                          room_revealed(r));
     json_t *left = json_object();
     for (int seat = 0; seat < 2; seat++) {
         const char *key = seat == 0 ? "first" : "second";
         int64_t due = r->prediction_due[seat];
-        bool counting = r->prediction_open[seat] && !r->predicted[seat] && !r->revealed &&
+        bool counting = due != 0 && !r->predicted[seat] && !room_revealed(r) &&
                         r->phase != ROOM_OVER && due != INT64_MAX;
         json_object_set_new(left, key, counting ? json_integer(due > now ? due - now : 0) : json_null());
     }
     json_object_set_new(o, "prediction_ms", left);
-    tg_color seat_colour = r->first;
+    tg_color seat_colour = room_first_colour(r);
     int mine = you == TG_EMPTY ? -1 : you == seat_colour ? 0 : 1;
     json_object_set_new(o, "mine", mine >= 0 && r->predicted[mine] ? prediction_json(r->prediction2[mine])
                                                                     : json_null());
-    if (r->revealed) {
+    if (room_revealed(r)) {
         char threshold[16];
         tg_threshold_format(r->decision.threshold4, threshold, sizeof threshold);
         json_object_set_new(o, "predictions", json_pack("{s:o, s:o}", "first",
@@ -557,11 +557,11 @@ char *room_sgf(const room *r, const char *date)
         info.clock_count = r->clock_cap;
     if (r->phase == ROOM_OVER)
         tg_result_to_sgf(tg_game_result(r->game), info.result, sizeof info.result);
-    if (r->revealed) { /* never before both are sealed: the record is public */
+    if (room_revealed(r)) { /* never before both are sealed: the record is public */
         info.has_predictions = true;
         info.prediction_first2 = r->prediction2[0];
         info.prediction_second2 = r->prediction2[1];
-        info.first_player = r->first;
+        info.first_player = room_first_colour(r);
     }
     tg_sgf_tree *tree = tg_sgf_tree_from_game(r->game, &info);
     if (!tree)

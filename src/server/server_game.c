@@ -164,7 +164,7 @@ static bool finish_in_store(server *s, live *lv)
     char *sgf = room_sgf(lv->r, date_text(lv->created_unix_ms, date, sizeof date));
     bool ok = s->db->ops->game_finish(s->db, lv->r->id, re, tg_game_move_count(lv->r->game),
                                       sgf ? sgf : "") == 0 &&
-              (!lv->r->swapped || s->db->ops->game_swap_colors(s->db, lv->r->id) == 0);
+              (!room_seats_swapped(lv->r) || s->db->ops->game_swap_colors(s->db, lv->r->id) == 0);
     if (!ok && !s->cfg.quiet)
         fprintf(stderr, "tengen serve: game %lld: cannot record the result: %s\n",
                 (long long)lv->r->id, s->db->ops->error(s->db));
@@ -180,11 +180,11 @@ static void propose_dead(server *s, live *lv, int64_t at, room_result *res);
 static bool rebuild_room(server *s, live *lv);
 static void commit(server *s, live *lv, const room_event *ev, int64_t at, room_result *res)
 {
-    bool swapped = lv->r->swapped;
+    bool swapped = room_seats_swapped(lv->r);
     room_apply(lv->r, ev, at, res);
     if (res->code)
         return;
-    if (lv->r->swapped != swapped)
+    if (room_seats_swapped(lv->r) != swapped)
         swap_commands(lv);
     json_t *data = room_event_to_json(lv->r, ev);
     char *text = data ? json_dumps(data, JSON_COMPACT) : NULL;
@@ -310,7 +310,7 @@ static char *engine_setup(const room *r, bool tengen)
     if (tengen)
         n += (size_t)sprintf(text + n, "tengen-rules %s\n", r->settings.rules_text);
     n += (size_t)sprintf(text + n, "komi %s\n", komi);
-    if (tengen && r->revealed) {
+    if (tengen && room_revealed(r)) {
         char first[16], second[16];
         tg_prediction_format(r->prediction2[0], first, sizeof first);
         tg_prediction_format(r->prediction2[1], second, sizeof second);
@@ -538,7 +538,7 @@ static bool rebuild_room(server *s, live *lv)
         snprintf(lv->r->reason, sizeof lv->r->reason, "internal");
         return false;
     }
-    if (r->swapped != lv->r->swapped) /* the reveal was not committed */
+    if (room_seats_swapped(r) != room_seats_swapped(lv->r)) /* the reveal was not committed */
         swap_commands(lv);
     room_free(lv->r);
     lv->r = r;
@@ -587,7 +587,7 @@ bool games_restore(server *s, char *err, size_t errlen)
             continue;
         }
         memcpy(lv->engine_command, cmd, sizeof cmd);
-        if (r->swapped) /* the stored commands are the opening's seats */
+        if (room_seats_swapped(r)) /* the stored commands are the opening's seats */
             swap_commands(lv);
         /* the game's clock goes on from its last event: an outage is not
          * counted against anyone */
