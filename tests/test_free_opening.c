@@ -258,6 +258,21 @@ static void test_F3_prediction_syntax(void **state)
         int v;
         assert_int_equal(tg_prediction_parse(bad[i], &v), TG_ERR_PARSE);
     }
+    /* an engine's answer: tengen-predict's, or final_score's at komi 0 */
+    int v = 99;
+    assert_int_equal(tg_prediction_from_engine("W+7", &v), TG_OK);
+    assert_int_equal(v, 14);
+    assert_int_equal(tg_prediction_from_engine("B+3.5", &v), TG_OK);
+    assert_int_equal(v, -7);
+    assert_int_equal(tg_prediction_from_engine("0", &v), TG_OK);
+    assert_int_equal(v, 0);
+    assert_int_equal(tg_prediction_from_engine("W+0.5", &v), TG_OK);
+    assert_int_equal(v, 1);
+    v = 99;
+    assert_int_equal(tg_prediction_from_engine("W+R", &v), TG_ERR_PARSE);
+    assert_int_equal(tg_prediction_from_engine("B+2000.5", &v), TG_ERR_PARSE);
+    assert_int_equal(tg_prediction_from_engine("resign", &v), TG_ERR_PARSE);
+    assert_int_equal(v, 99);
     char buf[16];
     tg_prediction_format(-13, buf, sizeof buf);
     assert_string_equal(buf, "B+6.5");

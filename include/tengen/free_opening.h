@@ -21,6 +21,11 @@
 /* "W+7", "B+6", "W+6.5", "0" (case-insensitive; at most 1000 stones) to
  * half stones for White.  TG_ERR_PARSE for anything else. */
 tg_status tg_prediction_parse(const char *text, int *white_margin2);
+/* An engine's answer as its prediction: tengen-predict's ("W+7"), or a
+ * final_score given at komi 0 ("W+3.5", "0"), whose margin in points is the
+ * difference of the counts.  TG_ERR_PARSE for anything else (a resignation,
+ * a margin over 1000 stones). */
+tg_status tg_prediction_from_engine(const char *answer, int *white_margin2);
 /* Half stones back to "W+7", "B+6.5", "0". */
 void tg_prediction_format(int white_margin2, char *buf, size_t len);
 

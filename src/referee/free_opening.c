@@ -59,18 +59,16 @@ static bool predict(tg_engine *e, int64_t due, int *white2, char *how, size_t le
     *white2 = 0;
     if (tg_engine_knows(e, "tengen-predict", due)) {
         reply = tg_engine_send(e, "tengen-predict", due, answer, sizeof answer);
-        if (reply == TG_REPLY_OK && tg_prediction_parse(answer, white2) == TG_OK) {
+        if (reply == TG_REPLY_OK && tg_prediction_from_engine(answer, white2) == TG_OK) {
             snprintf(how, len, "tengen-predict");
             return true;
         }
     }
     /* komi 0: final_score's margin in points is the count difference */
-    tg_result r;
     if (reply != TG_REPLY_TIMEOUT &&
         (reply = tg_engine_send(e, "final_score", due, answer, sizeof answer)) == TG_REPLY_OK &&
-        tg_result_from_sgf(answer, &r) == TG_OK && r.kind == TG_RESULT_SCORE) {
+        tg_prediction_from_engine(answer, white2) == TG_OK) {
         snprintf(how, len, "final_score");
-        *white2 = r.winner == TG_WHITE ? r.margin2 : r.winner == TG_BLACK ? -r.margin2 : 0;
         return true;
     }
     snprintf(how, len, "default");

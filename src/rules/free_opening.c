@@ -4,6 +4,7 @@
  * stones, so that no rounding ever decides a game.
  */
 #include "tengen/free_opening.h"
+#include "tengen/game.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -122,4 +123,15 @@ int tg_threshold_komi2_decisive(int threshold4, bool decisive)
     if (!decisive || threshold4 % 4 != 0) /* a half or a quarter never ties */
         return komi2;
     return threshold4 >= 0 ? komi2 + 1 : komi2 - 1;
+}
+
+tg_status tg_prediction_from_engine(const char *answer, int *white_margin2)
+{
+    if (tg_prediction_parse(answer, white_margin2) == TG_OK)
+        return TG_OK;
+    tg_result r;
+    if (tg_result_from_sgf(answer, &r) != TG_OK || r.kind != TG_RESULT_SCORE || r.margin2 > 2000)
+        return TG_ERR_PARSE;
+    *white_margin2 = r.winner == TG_WHITE ? r.margin2 : r.winner == TG_BLACK ? -r.margin2 : 0;
+    return TG_OK;
 }

@@ -384,16 +384,8 @@ static void ask_engine(server *s, live *lv)
  * of final_score (komi 0), else "0"; an engine that failed loses. */
 static void engine_prediction(const engine_job *job, room_event *ev)
 {
-    ev->kind = EV_PREDICT;
-    tg_result r;
-    if (!job->ok)
-        ev->kind = EV_RESIGN;
-    else if (tg_prediction_parse(job->move, &ev->prediction2) == TG_OK)
-        return;
-    else if (tg_result_from_sgf(job->move, &r) == TG_OK && r.kind == TG_RESULT_SCORE &&
-             r.margin2 <= 2000)
-        ev->prediction2 = r.winner == TG_WHITE ? r.margin2 : r.winner == TG_BLACK ? -r.margin2 : 0;
-    else
+    ev->kind = job->ok ? EV_PREDICT : EV_RESIGN;
+    if (job->ok && tg_prediction_from_engine(job->move, &ev->prediction2) != TG_OK)
         ev->prediction2 = 0;
 }
 
