@@ -33,13 +33,25 @@ static const char score_epilogue[] =
 
 static const char *const dead_choices[] = {"estimate", "none", NULL};
 
+/* --rules: kept as text (applied on top of RU when the record is read),
+ * checked here so that bad rules are a usage error. */
+static int read_rules_text(void *dest, const char *value, char *err, size_t errlen)
+{
+    tg_rules check;
+    tg_rules_default(&check);
+    if (cli_read_rules(&check, value, err, errlen) != 0)
+        return -1;
+    *(const char **)dest = value;
+    return 0;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, score_options *o)
 {
     *o = (score_options){NULL, true, TG_DEAD_PLAYOUTS, 0, false, NULL};
     int dead = 0, files = 0;
     const cli_option options[] = {
-        {"--rules", NULL, CLI_TEXT, "R", 0, 0, NULL, NULL, NULL, &o->rules,
+        {"--rules", NULL, CLI_CALL, "R", 0, 0, NULL, read_rules_text, "a ruleset", &o->rules,
          "count under rules R: a preset (chinese, japanese, korean,\n"
          "aga, new-zealand, tromp-taylor, ancient) and/or key=value\n"
          "overrides, applied on top of the rules the SGF names (RU);\n"
@@ -188,14 +200,6 @@ int cmd_score(int argc, char **argv)
     int status = parse_args(argc, argv, &o);
     if (status >= 0)
         return status;
-    /* the rules are checked first, so that bad rules are a usage error */
-    tg_rules check;
-    char why[160] = "";
-    tg_rules_default(&check);
-    if (o.rules && tg_rules_apply(&check, o.rules, why, sizeof why) != TG_OK) {
-        fprintf(stderr, "tengen score: --rules: %s\n", why[0] ? why : "invalid rules");
-        return 2;
-    }
     tg_game *g = load(o.file, o.rules);
     if (!g)
         return 1;
