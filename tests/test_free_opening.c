@@ -75,6 +75,13 @@ static void test_F1_white_first(void **state)
 static void test_F2_free_opening_no_pass(void **state)
 {
     (void)state;
+    /* 002 §5.2: stones 1 and 4 the first player's, 2 and 3 the second's; W B W B */
+    const int placer[4] = {0, 1, 1, 0};
+    const tg_color colour[4] = {TG_WHITE, TG_BLACK, TG_WHITE, TG_BLACK};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(tg_opening_placer(i), placer[i]);
+        assert_int_equal(tg_opening_colour(i), colour[i]);
+    }
     tg_game *g = free_game(9, NULL);
     const char *stones[4] = {"A1", "J9", "E5", "B2"};
     for (int i = 0; i < 4; i++) {

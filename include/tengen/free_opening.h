@@ -18,6 +18,12 @@
 
 #include "common.h"
 
+/* The free opening's stone i (0..3): who places it, 0 the first player
+ * and 1 the second (002 §5.2: stones 1 and 4 are the first player's, 2 and
+ * 3 the second's), and its fixed colour (White, Black, White, Black). */
+int tg_opening_placer(int i);
+tg_color tg_opening_colour(int i);
+
 /* "W+7", "B+6", "W+6.5", "0" (case-insensitive; at most 1000 stones) to
  * half stones for White.  TG_ERR_PARSE for anything else. */
 tg_status tg_prediction_parse(const char *text, int *white_margin2);

@@ -69,11 +69,10 @@ bool play_free_opening(tg_control *ctl, bool person_first, int64_t prediction_ms
     printf("Free opening: you are the %s player. The first places stones 1 (White) and\n"
            "4 (Black), the second stones 2 (Black) and 3 (White).\n",
            person_first ? "first" : "second");
-    static const bool by_first[4] = {true, false, false, true};
     int64_t clock_from = 0;
     for (int i = 0; i < 4; i++) {
-        tg_color c = i % 2 ? TG_BLACK : TG_WHITE;
-        bool person = by_first[i] == person_first;
+        tg_color c = tg_opening_colour(i);
+        bool person = (tg_opening_placer(i) == 0) == person_first;
         if (person ? !person_stone(ctl, c, i + 1, io) : !engine_stone(ctl, c, io))
             return false;
         if (i == (person_first ? 2 : 3))

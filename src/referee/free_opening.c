@@ -89,14 +89,13 @@ tg_status tg_referee_free_opening(const tg_referee_config *cfg, tg_engine *first
     if (!g)
         return TG_ERR_NO_MEMORY;
     /* stones 1 to 4: who places them, in their fixed colours W B W B */
-    static const int placer[4] = {0, 1, 1, 0};
     int64_t limit = cfg->prediction_ms > 0    ? cfg->prediction_ms
                     : cfg->prediction_ms == 0 ? tg_prediction_time_ms(&cfg->time)
                                               : 0; /* 0: none, the timeout bounds it */
     int64_t first_used = 0; /* the first player's prediction time spent on stone 4 */
     for (int i = 0; i < 4; i++) {
-        tg_color c = i % 2 ? TG_BLACK : TG_WHITE;
-        int who = placer[i];
+        tg_color c = tg_opening_colour(i);
+        int who = tg_opening_placer(i);
         char line[64], answer[256];
         snprintf(line, sizeof line, "genmove %c", c == TG_BLACK ? 'b' : 'w');
         int64_t asked = tg_clock_now_ms();

@@ -135,3 +135,7 @@ tg_status tg_prediction_from_engine(const char *answer, int *white_margin2)
     *white_margin2 = r.winner == TG_WHITE ? r.margin2 : r.winner == TG_BLACK ? -r.margin2 : 0;
     return TG_OK;
 }
+
+int tg_opening_placer(int i) { return i == 1 || i == 2; }
+
+tg_color tg_opening_colour(int i) { return i % 2 ? TG_BLACK : TG_WHITE; }

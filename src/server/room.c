@@ -123,10 +123,8 @@ static bool prediction_open(const room *r, int seat) { return r->prediction_due[
 
 tg_color room_opening_placer(const room *r)
 {
-    /* stones 1 (White) and 4 (Black) are the first player's, 2 and 3 the second's */
-    static const int placer_seat[4] = {0, 1, 1, 0};
     int n = tg_game_move_count(r->game);
-    return r->phase == ROOM_OPENING && n < 4 ? seat_color(r, placer_seat[n]) : TG_EMPTY;
+    return r->phase == ROOM_OPENING && n < 4 ? seat_color(r, tg_opening_placer(n)) : TG_EMPTY;
 }
 
 /* The seat whose prediction an engine owes now, -1 when none. */
@@ -301,10 +299,10 @@ static void open_prediction(room *r, int seat, int64_t at)
 static void apply_opening_stone(room *r, const room_event *ev, int64_t at, room_result *res)
 {
     int n = tg_game_move_count(r->game);
-    tg_color stone = n % 2 ? TG_BLACK : TG_WHITE;
+    tg_color stone = tg_opening_colour(n);
     if (ev->color != room_opening_placer(r))
-        FAIL(res, ROOM_ERR_NOT_YOUR_TURN, n == 0 || n == 3 ? "this opening stone is the first player's"
-                                                           : "this opening stone is the second player's");
+        FAIL(res, ROOM_ERR_NOT_YOUR_TURN, tg_opening_placer(n) == 0 ? "this opening stone is the first player's"
+                                                                    : "this opening stone is the second player's");
     if (ev->point == TG_PASS)
         FAIL(res, ROOM_ERR_ILLEGAL, "no pass in the opening: place the stone anywhere");
     tg_status st = tg_game_play(r->game, stone, ev->point, 0);
