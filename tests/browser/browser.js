@@ -278,6 +278,27 @@ async function setDeadList(page, colour, wanted) {
   throw new Error(`${page.label}: could not make the dead list ${JSON.stringify(wanted)}`)
 }
 
+// Both pages in the lobby; A fills the challenge form (`select` then `fill`,
+// by field id without its "ch-" prefix) and opens it, B accepts it; both are
+// taken to the game, whose id is returned.
+async function openAndAccept(base, A, B, ana, {select = {}, fill = {}} = {}) {
+  for (const p of [A, B]) await p.goto(base + '/#/')
+  for (const p of [A, B]) await p.waitForSelector('#conn[data-state="online"]')
+  for (const [k, v] of Object.entries(select)) await A.selectOption(`#ch-${k}`, v)
+  for (const [k, v] of Object.entries(fill)) await A.fill(`#ch-${k}`, v)
+  await A.click('#ch-create')
+  const accept = `#challenges li[data-challenger="${ana}"] .accept-challenge`
+  try {
+    await B.waitForSelector(accept)
+  } catch (e) {
+    throw new Error(`the challenge did not appear: "${await A.textContent('#challenge-error')}"`)
+  }
+  await B.click(accept)
+  const id = await gameId(B)
+  assert.strictEqual(await gameId(A), id, 'A and B are in different games')
+  return id
+}
+
 function sgfToVertex(size, v) {
   if (!v || (v === 'tt' && size <= 19)) return 'pass'
   const letters = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'
@@ -559,22 +580,8 @@ async function scenarioTime(base, A, B, ana) {
     })
     await A.goto(base + '/#/')
     await A.reload()  // a new hash alone loads no new document
-    await B.goto(base + '/#/')
-    await A.waitForSelector('#conn[data-state="online"]')
-    await B.waitForSelector('#conn[data-state="online"]')
-    await A.selectOption('#ch-size', '9')
-    await A.selectOption('#ch-color', 'black')
-    await A.selectOption('#ch-time-system', 'byoyomi')
-    await A.fill('#ch-time', 'byoyomi:1+1x5')
-    await A.click('#ch-create')
-    try {
-      await B.waitForSelector(`#challenges li[data-challenger="${ana}"] .accept-challenge`)
-    } catch (e) {
-      throw new Error(`the challenge did not appear: "${await A.textContent('#challenge-error')}"`)
-    }
-    await B.click(`#challenges li[data-challenger="${ana}"] .accept-challenge`)
-    await gameId(B)
-    await gameId(A)
+    await openAndAccept(base, A, B, ana, {select: {size: '9', color: 'black', 'time-system': 'byoyomi'},
+      fill: {time: 'byoyomi:1+1x5'}})
   })
   await step('nobody moves: the countdown is called in the last period, then Black loses on time', async () => {
     await waitState(A, '#clock-black[data-overtime="1"]', 'Black\'s clock in byo-yomi')
@@ -591,18 +598,8 @@ async function scenarioTime(base, A, B, ana) {
 
 async function scenarioRestart(base, A, B, ana, bo) {
   await step('A opens a byo-yomi 600+3×30 challenge; B accepts; Black\'s clock counts down', async () => {
-    await A.goto(base + '/#/')
-    await B.goto(base + '/#/')
-    await A.waitForSelector('#conn[data-state="online"]')
-    await B.waitForSelector('#conn[data-state="online"]')
-    await A.selectOption('#ch-size', '9')
-    await A.selectOption('#ch-color', 'black')
-    await A.selectOption('#ch-time-system', 'byoyomi')
-    await A.fill('#ch-time', 'byoyomi:600+3x30')
-    await A.click('#ch-create')
-    await B.click(`#challenges li[data-challenger="${ana}"] .accept-challenge`)
-    await gameId(B)
-    await gameId(A)
+    await openAndAccept(base, A, B, ana, {select: {size: '9', color: 'black', 'time-system': 'byoyomi'},
+      fill: {time: 'byoyomi:600+3x30'}})
     await waitState(A, '#clock-black[data-running="1"]', 'Black\'s clock running')
     const before = parseInt(await A.getAttribute('#clock-black', 'data-ms'), 10)
     await A.waitForTimeout(1200)
@@ -650,19 +647,8 @@ async function scenarioRestart(base, A, B, ana, bo) {
 
 async function scenarioHandicap(base, A, B, ana) {
   await step('A opens a 9×9 challenge with 2 free handicap stones; B accepts; A places them', async () => {
-    await A.goto(base + '/#/')
-    await B.goto(base + '/#/')
-    await A.waitForSelector('#conn[data-state="online"]')
-    await B.waitForSelector('#conn[data-state="online"]')
-    await A.selectOption('#ch-size', '9')
-    await A.selectOption('#ch-color', 'black')
-    await A.selectOption('#ch-time-system', 'none')
-    await A.selectOption('#ch-handicap', '2')
-    await A.selectOption('#ch-placement', 'free')
-    await A.click('#ch-create')
-    await B.click(`#challenges li[data-challenger="${ana}"] .accept-challenge`)
-    await gameId(B)
-    await gameId(A)
+    await openAndAccept(base, A, B, ana, {select: {size: '9', color: 'black', 'time-system': 'none',
+      handicap: '2', placement: 'free'}})
     await waitState(A, '#status[data-phase="placement"]', 'the placement phase')
     await A.click('#board [data-vertex="C3"]')
     await A.click('#board [data-vertex="G7"]')
@@ -721,7 +707,7 @@ async function main() {
   }
   if (!only || only.includes('free')) {
     const p = await needPlayers()
-    await scenarioFreeOpening(base, p.A, p.B, p.ana, p.bo, {step, waitState, gameId, setDeadList, httpGet})
+    await scenarioFreeOpening(base, p.A, p.B, p.ana, p.bo, {step, waitState, setDeadList, httpGet, openAndAccept})
   }
   if (!only || only.includes('restart')) {
     const p = await needPlayers()

@@ -13,7 +13,7 @@
 const assert = require('assert')
 
 async function scenarioFreeOpening(base, A, B, ana, bo, h) {
-  const {step, waitState, gameId, setDeadList, httpGet} = h
+  const {step, waitState, setDeadList, httpGet, openAndAccept} = h
   const framesToB = []
   let bSealed = false
   await step('free opening: B listens to every WebSocket frame it receives', async () => {
@@ -26,19 +26,15 @@ async function scenarioFreeOpening(base, A, B, ana, bo, h) {
 
   const id = await step('free opening: A opens a 9×9 challenge as the first player; B accepts', async () => {
     await A.goto(base + '/#/')
-    await A.waitForSelector('#conn[data-state="online"]')
-    await A.selectOption('#ch-size', '9')
+    await A.waitForSelector('#ch-rules')
     await A.selectOption('#ch-rules', 'free-opening')
     assert.ok(await A.isHidden('#ch-komi'), 'the komi field is hidden under free-opening')
     assert.strictEqual((await A.textContent('#ch-color option[value="white"]')).trim(), 'first player')
-    await A.selectOption('#ch-color', 'white')
-    await A.selectOption('#ch-time-system', 'byoyomi')
-    await A.click('#ch-create')
-    await B.click(`#challenges li[data-challenger="${ana}"] .accept-challenge`)
-    const gid = await gameId(B)
-    assert.strictEqual(await gameId(A), gid)
+    return openAndAccept(base, A, B, ana, {select: {size: '9', rules: 'free-opening', color: 'white',
+      'time-system': 'byoyomi'}})
+  })
+  await step('free opening: both pages open in the opening phase', async () => {
     for (const p of [A, B]) await waitState(p, '#status[data-phase="opening"]', 'the opening phase')
-    return gid
   })
 
   const place = async (page, vertex, colour) => {
