@@ -58,10 +58,12 @@ typedef struct fixed_move {
     tg_color color;              /* of the last question */
     bool cleanup;
     const tg_time_state *time;
+    unsigned allowed;            /* the play flags the command could carry */
+    unsigned flags;              /* the flags answered with the move */
 } fixed_move;
 
 static tg_status answer_fixed_move(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
-                                   bool cleanup, tg_point *move)
+                                   bool cleanup, unsigned *flags, tg_point *move)
 {
     fixed_move *f = ctx;
     (void)g;
@@ -70,6 +72,8 @@ static tg_status answer_fixed_move(void *ctx, const tg_game *g, tg_color color, 
     f->color = color;
     f->cleanup = cleanup;
     f->time = time;
+    f->allowed = *flags;
+    *flags = f->flags;
     *move = f->move;
     return f->move == TG_NO_POINT ? TG_ERR_NO_MEMORY : TG_OK;
 }
@@ -297,6 +301,58 @@ static void test_callers_generator_answers_genmove(void **state)
     tg_gtp_free(e);
 }
 
+/* tengen-genmove_choice offers the generator the capture choice and
+ * answers "VERTEX own" when it is taken; genmove offers nothing, and a
+ * move taking a choice it was not offered is played as a pass, never
+ * answered.  The position (5x5, capture=choose): White A1, B2, C2, D1,
+ * Black A2, C1; Black at B1 leaves both sides' chains without liberties. */
+static void test_genmove_choice(void **state)
+{
+    (void)state;
+    fixed_move f = {.move = TG_PASS, .flags = TG_PLAY_CAPTURE_OWN};
+    tg_gtp_options opt;
+    tg_gtp_options_default(&opt);
+    opt.size = 5;
+    opt.player.genmove = answer_fixed_move;
+    opt.player.ctx = &f;
+    tg_gtp *e = tg_gtp_new(&opt);
+    assert_non_null(e);
+    assert_true(tg_vertex_parse(tg_game_board(tg_gtp_game(e)), "B1", &f.move) == TG_OK);
+    gs_ok(e, "tengen-rules capture=choose");
+    const char *moves[] = {"b A2", "w A1", "b C1", "w B2", "b E5", "w C2", "b E4", "w D1"};
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+        char line[32];
+        snprintf(line, sizeof line, "play %s", moves[i]);
+        gs_ok(e, line);
+    }
+    /* genmove cannot say it: the answer is a pass, the choice never offered */
+    assert_string_equal(gs_ok(e, "genmove b"), "pass");
+    assert_int_equal(f.allowed, 0);
+    gs_ok(e, "undo");
+    assert_string_equal(gs_ok(e, "tengen-genmove_choice b"), "B1 own");
+    assert_int_equal(f.allowed, TG_PLAY_CAPTURE_OWN);
+    const tg_game *g = tg_gtp_game(e);
+    assert_true(tg_game_move_captured_own(g, tg_game_move_count(g) - 1));
+    const tg_board *b = tg_game_board(g);
+    assert_int_equal(tg_board_at(b, tg_point_at(b, 1, 0)), TG_EMPTY); /* B1 and C1 went */
+    assert_int_equal(tg_board_at(b, tg_point_at(b, 2, 0)), TG_EMPTY);
+    assert_int_equal(tg_board_at(b, tg_point_at(b, 0, 0)), TG_WHITE); /* A1 stays */
+    /* an ordinary answer is answered as genmove answers it */
+    gs_ok(e, "undo");
+    f.flags = 0;
+    assert_string_equal(gs_ok(e, "tengen-genmove_choice b"), "B1");
+    assert_int_equal(tg_board_at(tg_game_board(tg_gtp_game(e)), tg_point_at(b, 0, 0)), TG_EMPTY);
+    /* where the rules have no choice, the flag makes the move illegal: a pass */
+    gs_ok(e, "undo");
+    gs_ok(e, "tengen-rules capture=opponent");
+    f.flags = TG_PLAY_CAPTURE_OWN;
+    assert_string_equal(gs_ok(e, "tengen-genmove_choice b"), "pass");
+    char list[8192];
+    snprintf(list, sizeof list, "\n%s\n", gs_ok(e, "list_commands"));
+    assert_non_null(strstr(list, "\ntengen-genmove_choice\n"));
+    tg_gtp_free(e);
+}
+
 /* Without a generator the engine plays no move of its own: genmove and its
  * variants are refused and change nothing; so is tg_gtp_genmove_with asked
  * for the engine's. */
@@ -332,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_genmove_with_resumes_an_ended_game),
         cmocka_unit_test(test_callers_generator_answers_genmove),
         cmocka_unit_test(test_no_generator),
+        cmocka_unit_test(test_genmove_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -102,6 +103,65 @@ static void test_referee_play(void **state)
     assert_string_equal(out.result_text, "W+F");
     tg_engine_free(b);
     tg_engine_free(w);
+}
+
+/* The whole of a small file, for the engines' logs. */
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Under capture=choose the referee asks an engine with
+ * tengen-genmove_choice where the opponent knows tengen-capture_own,
+ * plays "B1 own" as the capture choice, tells the opponent with
+ * tengen-capture_own, and records CC[own]; where the opponent lacks the
+ * command, plain genmove is asked, and an "own" answer is not a move. */
+static void test_referee_capture_choice(void **state)
+{
+    (void)state;
+    char blog[] = "/tmp/tengen-referee-bXXXXXX", wlog[] = "/tmp/tengen-referee-wXXXXXX";
+    int fd1 = mkstemp(blog), fd2 = mkstemp(wlog);
+    assert_true(fd1 >= 0 && fd2 >= 0);
+    close(fd1);
+    close(fd2);
+    char bcmd[160], wcmd[160];
+    snprintf(bcmd, sizeof bcmd, "sh fake_engines/fake_gtp.sh moves=A2,C1,E5,E4,B1:own log=%s", blog);
+    snprintf(wcmd, sizeof wcmd, "sh fake_engines/fake_gtp.sh moves=A1,B2,C2,D1 log=%s", wlog);
+    tg_engine *b = start(bcmd), *w = start(wcmd);
+    tg_referee_config cfg = {.size = 5, .timeout_ms = 5000, .black_name = "b", .white_name = "w"};
+    tg_rules_default(&cfg.rules);
+    char err[128];
+    assert_int_equal(tg_rules_apply(&cfg.rules, "capture=choose", err, sizeof err), TG_OK);
+    tg_referee_outcome out;
+    char *sgf;
+    assert_int_equal(tg_referee_play(&cfg, b, w, NULL, &out, &sgf), TG_OK);
+    assert_int_equal(out.reason, TG_END_SCORE);
+    assert_non_null(strstr(sgf, ";B[be]CC[own]"));
+    free(sgf);
+    assert_non_null(strstr(read_all(blog), "tengen-genmove_choice b\n"));
+    assert_null(strstr(read_all(blog), "\ngenmove b\n"));
+    assert_non_null(strstr(read_all(wlog), "tengen-capture_own b B1\n"));
+    tg_engine_free(b);
+    tg_engine_free(w);
+
+    /* the opponent cannot be told: genmove, and "B1 own" is garbage */
+    snprintf(wcmd, sizeof wcmd, "sh fake_engines/fake_gtp.sh moves=A1,B2,C2,D1 lacks=tengen-capture_own");
+    b = start(bcmd);
+    w = start(wcmd);
+    assert_int_equal(tg_referee_play(&cfg, b, w, NULL, &out, NULL), TG_OK);
+    assert_int_equal(out.reason, TG_END_GARBAGE);
+    assert_int_equal(out.culprit, TG_BLACK);
+    assert_non_null(strstr(read_all(blog), "\ngenmove b\n"));
+    tg_engine_free(b);
+    tg_engine_free(w);
+    remove(blog);
+    remove(wlog);
 }
 
 static void test_schedule(void **state)
@@ -263,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_engine_failures),
         cmocka_unit_test(test_engine_stop_flag),
         cmocka_unit_test(test_referee_play),
+        cmocka_unit_test(test_referee_capture_choice),
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_openings),
         cmocka_unit_test(test_record_json),

@@ -63,10 +63,10 @@ typedef struct planner {
 } planner;
 
 static tg_status plan_and_pass(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
-                               bool cleanup, tg_point *move)
+                               bool cleanup, unsigned *flags, tg_point *move)
 {
     planner *p = ctx;
-    (void)color, (void)cleanup;
+    (void)color, (void)cleanup, (void)flags;
     p->limits = (tg_search_limits){0};
     p->planned = tg_search_time_plan(time, tg_game_board(g), p->lag, &p->limits);
     *move = TG_PASS;

@@ -87,6 +87,18 @@ export function replay(size, setup, moves, upto) {
     const me = m.color === 'white' ? 2 : 1, them = 3 - me
     b[i] = me
     numbers[i] = m.n || k + 1
+    // the capture choice (002 §4.3): the mover's own chains go, the opponent's stay
+    if (m.own) {
+      for (const nb of [i, ...neighbours(size, i)]) {
+        if (b[nb] !== me) continue
+        const {chain, libs} = chainAt(size, b, nb)
+        if (libs === 0) {
+          for (const s of chain) { b[s] = 0; numbers[s] = 0 }
+          captures[m.color === 'white' ? 'black' : 'white'] += chain.length
+        }
+      }
+      continue
+    }
     for (const nb of neighbours(size, i)) {
       if (b[nb] !== them) continue
       const {chain, libs} = chainAt(size, b, nb)

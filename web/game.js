@@ -97,7 +97,7 @@ export class GameView {
     const g = this.g
     if (!g) return
     if (m.n !== g.moves.length + 1) { this.userChanged(); return }  // out of step: resync
-    g.moves.push({n: m.n, color: m.color, move: m.move})
+    g.moves.push({n: m.n, color: m.color, move: m.move, own: !!m.own})
     if (m.board) g.board = m.board
     if (m.captures) g.captures = m.captures
     g.to_move = m.to_move || other(m.color)
@@ -144,6 +144,10 @@ export class GameView {
       onchange: e => { this.showNumbers = e.target.checked; setPref('tengen.numbers', this.showNumbers); this.update() }})
     const speak = el('input', {type: 'checkbox', id: 'speak', checked: this.speakOn,
       onchange: e => { this.speakOn = e.target.checked; setPref('tengen.speak', this.speakOn) }})
+    // 002 §4.3: where a move leaves both sides' chains without liberties,
+    // the mover may remove its own; the box asks for it on the next move
+    const own = el('input', {type: 'checkbox', id: 'own-capture', checked: this.ownCapture,
+      onchange: e => { this.ownCapture = e.target.checked }})
     const chatInput = el('input', {id: 'chat-input', maxlength: 500, autocomplete: 'off', 'aria-label': t('chat')})
     root.appendChild(el('div', {class: 'game-view', 'data-game': this.id},
       el('div', {class: 'board-col'},
@@ -171,7 +175,8 @@ export class GameView {
           el('button', {id: 'pause', type: 'button', onclick: () => this.send('game.request', {what: this.g.paused ? 'resume' : 'pause'}).catch(() => {})}, t('pause')),
           el('button', {id: 'cancel-game', type: 'button', onclick: () => this.send('game.cancel').catch(() => {})}, t('cancel_game')),
           el('button', {id: 'claim', type: 'button', onclick: () => this.send('game.claim').catch(() => {})}, t('claim')),
-          el('button', {id: 'place', type: 'button', onclick: () => this.send('game.place', {points: this.selected}).catch(() => {})}, t('place'))),
+          el('button', {id: 'place', type: 'button', onclick: () => this.send('game.place', {points: this.selected}).catch(() => {})}, t('place')),
+          el('label', {id: 'own-capture-box', class: 'check', title: t('own_capture_hint')}, own, ' ', t('own_capture'))),
         el('div', {id: 'game-error', class: 'error', role: 'alert'}),
         el('div', {id: 'removal', class: 'card', hidden: true}),
         el('div', {id: 'result', class: 'card result', hidden: true}),
@@ -226,7 +231,10 @@ export class GameView {
     const g = this.g
     if (!v || !g || this.viewN !== null) return
     if (this.canPlay()) {
-      this.send('game.move', {move: v, n: g.moves.length + 1}).catch(() => {})
+      const msg = {move: v, n: g.moves.length + 1}
+      if (this.ownCapture && g.phase === 'play') msg.own = true
+      this.ownCapture = false  // one move at a time
+      this.send('game.move', msg).catch(() => {})
     } else if (g.phase === 'removal' && g.you && e.target.getAttribute('data-state') !== 'empty') {
       this.send('game.toggle', {point: v}).catch(() => {})
     } else if (g.phase === 'placement' && g.you === 'black') {
@@ -364,6 +372,8 @@ export class GameView {
     const show = (id, on) => { $('#' + id).hidden = !on }
     const realMoves = g.moves.length
     show('pass', playing && g.phase === 'play')
+    show('own-capture-box', playing && g.phase === 'play' && !!g.capture_choice)
+    $('#own-capture').checked = !!this.ownCapture
     $('#pass').disabled = !this.canPlay()
     show('resign', playing && !this.confirmResign)
     show('resign-confirm', playing && this.confirmResign)
@@ -443,7 +453,7 @@ export class GameView {
     for (const m of g.moves) {
       ol.appendChild(el('li', {'data-n': m.n, 'data-move': m.move, 'data-color': m.color,
         class: m.n === shown ? 'current' : null, onclick: () => this.browse(m.n)},
-      `${m.color === 'black' ? '●' : '○'} ${m.move === 'pass' ? t('pass_word') : m.move}`))
+      `${m.color === 'black' ? '●' : '○'} ${m.move === 'pass' ? t('pass_word') : m.move}${m.own ? ' ' + t('own_word') : ''}`))
     }
     const cur = ol.querySelector('.current')
     if (cur && live) ol.scrollTop = ol.scrollHeight

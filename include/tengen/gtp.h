@@ -40,11 +40,15 @@ typedef void (*tg_gtp_answer_fn)(void *ctx, const char *text, size_t len);
 
 /* A move for color in g in *move: a legal point, TG_PASS or TG_RESIGN.
  * time is color's time: the time settings and what time_left last said of
- * it (tg_gtp_time_of); cleanup is set for kgs-genmove_cleanup.  TG_OK, or
+ * it (tg_gtp_time_of); cleanup is set for kgs-genmove_cleanup.  *flags
+ * holds on entry the play flags (game.h) the command can answer with:
+ * TG_PLAY_CAPTURE_OWN for tengen-genmove_choice, none for genmove; the
+ * generator sets it to the move's (a flag it was not offered makes the
+ * move illegal, and a pass is played).  TG_OK, or
  * why there is no move (the command then fails: TG_ERR_NO_MEMORY answers
  * "? out of memory"). */
 typedef tg_status (*tg_gtp_genmove_fn)(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
-                                       bool cleanup, tg_point *move);
+                                       bool cleanup, unsigned *flags, tg_point *move);
 
 /* The move generator behind genmove, reg_genmove and kgs-genmove_cleanup,
  * supplied by the caller (`tengen gtp`: the tree search or the baseline

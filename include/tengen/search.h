@@ -94,6 +94,18 @@ typedef bool (*tg_search_progress_fn)(void *ctx, const tg_search_report *report)
 tg_status tg_search_genmove(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
                             bool cleanup, tg_point *move);
 
+/* tg_search_genmove where the rules offer moves no playout plays: a
+ * suicide of more than one stone (suicide=yes, the free-opening ruleset)
+ * and, where *flags has TG_PLAY_CAPTURE_OWN on entry (the caller can play
+ * and relay it), the capture choice (capture=choose).  Where the search's
+ * move is not winning, each such move is judged against it by a search of
+ * the position it leaves (a quarter of the budget for all of them, within
+ * the hard time limit), and played when clearly better: they can win only
+ * where the rule against repetition stands in the way of the ordinary
+ * moves.  On return *flags holds the move's play flags (tg_game_play). */
+tg_status tg_search_genmove_choice(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
+                                   bool cleanup, unsigned *flags, tg_point *move);
+
 /* The same search for analysis: runs until the limits (or until
  * tg_search_stop, or the callback says stop), reporting every
  * interval_seconds; *move (move may be NULL) is the best move.  TG_OK, or

@@ -66,7 +66,8 @@ static const char play_synopsis[] =
     "usage: tengen play [options]\n\n"
     "Play a game against tengen's engine in the terminal.\n\n";
 static const char play_epilogue[] =
-    "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit.\n"
+    "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit;\n"
+    "under capture=choose (the free-opening ruleset) 'D4 own' takes the capture choice.\n"
     "After two passes tengen proposes the dead stones: accept them, or mark chains dead\n"
     "or alive by a vertex and type done; if you disagree, play resumes (C9).\n";
 
@@ -217,12 +218,12 @@ static void report_clock_action(tg_color color, tg_control_action action)
 }
 
 /* Play through game control at the current time; true when the move stood. */
-static bool control_move(play_session *s, tg_color color, tg_point p)
+static bool control_move(play_session *s, tg_color color, tg_point p, unsigned flags)
 {
     int64_t now = session_now(s);
     int before = tg_game_move_count(s->g);
     tg_control_outcome out;
-    if (tg_control_play(&s->ctl, color, p, now, &out) != TG_OK)
+    if (tg_control_play_flags(&s->ctl, color, p, flags, now, &out) != TG_OK)
         return false;
     if (tg_game_move_count(s->g) > before)
         record_clock(s, color, now);
@@ -359,13 +360,14 @@ static void release_interrupt(const struct sigaction *old)
 /* The engine's move: its limits are --time-per-move, else the plan for the
  * real clock, whole (Fischer's increment, moves-per-period), else
  * --playouts, else 10,000 playouts or 5 s (engine_gtp/gtp_player.c). */
-static tg_point engine_choice(play_session *s, tg_color color)
+static tg_point engine_choice(play_session *s, tg_color color, unsigned *flags)
 {
     tg_time_state time = {.control = {.system = TG_CLOCK_NONE}};
     if (s->timed)
         tg_clock_time_state(&s->ctl.clock, color, tg_clock_now_ms(), &time);
     tg_point move = TG_PASS;
-    tg_status st = gtp_player_genmove(&s->player, s->g, color, &time, false, &move);
+    *flags = TG_PLAY_CAPTURE_OWN; /* the terminal can play and show the capture choice */
+    tg_status st = gtp_player_genmove(&s->player, s->g, color, &time, false, flags, &move);
     if (st != TG_OK) {
         fprintf(stderr, "tengen play: the engine's search failed: %s\n", tg_status_text(st));
         s->search_failed = true;
@@ -375,17 +377,25 @@ static tg_point engine_choice(play_session *s, tg_color color)
 
 static void engine_move(play_session *s, tg_color color)
 {
-    tg_point p = engine_choice(s, color);
+    unsigned flags;
+    tg_point p = engine_choice(s, color, &flags);
     if (interrupted || s->search_failed)
         return; /* the search was cut short or failed: no move is played */
     char v[8];
-    bool played = control_move(s, color, p);
+    int own_before = tg_board_stone_count(tg_game_board(s->g), color);
+    bool played = control_move(s, color, p, flags);
     if (p == TG_RESIGN && tg_control_phase_of(&s->ctl) == TG_PHASE_OVER
         && tg_game_result(s->g)->kind == TG_RESULT_RESIGN) {
         printf("tengen resigns.\n");
     } else if (played) {
         tg_point_to_vertex(tg_game_board(s->g), p, v);
-        printf("tengen plays %s\n", v);
+        int lost = p == TG_PASS ? 0 : own_before + 1 - tg_board_stone_count(tg_game_board(s->g), color);
+        if (flags & TG_PLAY_CAPTURE_OWN)
+            printf("tengen plays %s own: the capture choice, removing %d of its own stones\n", v, lost);
+        else if (lost > 0)
+            printf("tengen plays %s, a suicide of %d stones\n", v, lost);
+        else
+            printf("tengen plays %s\n", v);
     }
 }
 
@@ -529,12 +539,27 @@ static input_kind read_line(play_session *s, char *line, size_t len)
 
 /* ---- the person ---------------------------------------------------------- */
 
+/* A vertex, or under capture=choose "VERTEX own" for the capture choice
+ * (002 §4.3: the mover's own chains go). */
+static tg_status parse_human_move(const tg_game *g, const char *line, tg_point *p, unsigned *flags)
+{
+    char vertex[16], own[8], extra;
+    *flags = 0;
+    int n = sscanf(line, "%15s %7s %c", vertex, own, &extra);
+    if (n == 2 && tg_game_rules(g)->capture_choice && !strcasecmp(own, "own"))
+        *flags = TG_PLAY_CAPTURE_OWN;
+    else if (n != 1)
+        return TG_ERR_PARSE;
+    return tg_vertex_parse(tg_game_board(g), vertex, p);
+}
+
 /* One line of the person's input. */
 static void handle_input(play_session *s, const char *line, bool *quit)
 {
     tg_game *g = s->g;
     const play_options *o = s->o;
     tg_point p;
+    unsigned flags;
     if (!strcasecmp(line, "quit") || !strcasecmp(line, "exit")) {
         *quit = true;
     } else if (!strcasecmp(line, "help") || !strcmp(line, "?")) {
@@ -555,14 +580,17 @@ static void handle_input(play_session *s, const char *line, bool *quit)
                 printf("Nothing to undo.\n");
                 break;
             }
-    } else if (tg_vertex_parse(tg_game_board(g), line, &p) != TG_OK) {
+    } else if (parse_human_move(g, line, &p, &flags) != TG_OK) {
         printf("'%s' is not a vertex of this board or a command (type help).\n", line);
     } else {
-        tg_status st = tg_game_check(g, o->human, p, 0);
+        tg_status st = tg_game_check(g, o->human, p, flags);
         if (st != TG_OK)
-            printf("Illegal move: %s.\n", tg_status_text(st));
+            printf("Illegal move: %s.\n", (flags & TG_PLAY_CAPTURE_OWN) && st == TG_ERR_NOT_ALLOWED
+                                               ? "the capture choice needs a move that leaves both sides' "
+                                                 "chains without liberties"
+                                               : tg_status_text(st));
         else
-            control_move(s, o->human, p);
+            control_move(s, o->human, p, flags);
     }
 }
 
@@ -585,7 +613,11 @@ static bool human_turn(play_session *s, bool *quit)
 
 /* ---- the free opening (play_free_opening.c) ---------------------------------- */
 
-static tg_point fo_engine_stone(void *ctx, tg_color color) { return engine_choice(ctx, color); }
+static tg_point fo_engine_stone(void *ctx, tg_color color)
+{
+    unsigned flags; /* none in the opening: four stones on empty points */
+    return engine_choice(ctx, color, &flags);
+}
 
 /* tengen's sealed prediction: the count difference its search expects. */
 static int fo_engine_prediction(void *ctx)
@@ -593,11 +625,12 @@ static int fo_engine_prediction(void *ctx)
     play_session *s = ctx;
     if (!s->search)
         return 0;
-    engine_choice(s, tg_game_to_move(s->g));
+    unsigned flags;
+    engine_choice(s, tg_game_to_move(s->g), &flags);
     return predicted_white_margin2(s->search, tg_game_board(s->g));
 }
 
-static bool fo_play(void *ctx, tg_color color, tg_point p) { return control_move(ctx, color, p); }
+static bool fo_play(void *ctx, tg_color color, tg_point p) { return control_move(ctx, color, p, 0); }
 static void fo_show(void *ctx) { show_position(ctx); }
 
 /* The agreement's reader: the person's next line, false at the end of input. */
@@ -643,7 +676,7 @@ static bool place_handicap(tg_game *g, const play_options *o)
 
 static void announce_start(const play_options *o)
 {
-    char rules[200], clock[200];
+    char rules[256], clock[200];
     tg_rules_describe(&o->rules, rules, sizeof rules);
     printf("tengen play: %dx%d, you are %s. Rules: %s\n", o->size, o->size,
            o->rules.free_opening ? "the colour the predictions give you"

@@ -105,6 +105,7 @@ void tg_search_free(tg_search *s)
 {
     if (!s)
         return;
+    tg_search_free(atomic_load(&s->probe));
     tree_pool_free(&s->pools[0]);
     tree_pool_free(&s->pools[1]);
     free(s->root_moves);
@@ -119,7 +120,11 @@ void tg_search_clear(tg_search *s)
 
 void tg_search_stop(tg_search *s)
 {
+    atomic_store(&s->halted, true);
     atomic_store(&s->stop, true);
+    tg_search *probe = atomic_load(&s->probe);
+    if (probe)
+        atomic_store(&probe->stop, true);
 }
 
 
@@ -158,13 +163,17 @@ static void find_root(tg_search *s, const tg_game *g, tg_color color)
         node = s->root;
         for (int i = 0; i < s->root_move_count && node; i++) {
             const tg_move *m = tg_game_move(g, i);
-            if (m->color != s->root_moves[i].color || m->point != s->root_moves[i].point)
+            if (m->color != s->root_moves[i].color || m->point != s->root_moves[i].point ||
+                tg_game_move_captured_own(g, i))
                 node = 0;
         }
         tg_color next = s->root_to_move;
         for (int i = s->root_move_count; i < n && node; i++) {
             const tg_move *m = tg_game_move(g, i);
-            node = m->color == next ? search_child_for(search_active_pool(s), node, m->point, m->color) : 0;
+            /* the tree's child for a point is the ordinary move, never the capture choice */
+            node = m->color == next && !tg_game_move_captured_own(g, i)
+                       ? search_child_for(search_active_pool(s), node, m->point, m->color)
+                       : 0;
             next = tg_opponent(m->color);
         }
         if (node && next != color)

@@ -50,6 +50,10 @@ struct tg_search {
     int low_streak[3], low_at[3];
     float ownership[TG_MAX_POINTS];
     tg_rng rng;
+    /* special.c: the tree that judges the moves no tree node holds (made
+     * on first need), and tg_search_stop's word for the whole decision */
+    struct tg_search *_Atomic probe;
+    _Atomic bool halted;
 };
 
 static inline tree_pool *search_active_pool(tg_search *s) { return &s->pools[s->active]; }
@@ -62,5 +66,13 @@ double search_seconds_since(const struct timespec *t0);
 
 /* Fill s->report from the tree as it stands. */
 void search_make_report(tg_search *s);
+
+/* special.c: color's moves in g that no tree node holds (a suicide of more
+ * than one stone, the capture choice where `allowed` has
+ * TG_PLAY_CAPTURE_OWN), fewest own stones lost first, at most max: each a
+ * point and its play flags.  A single stone's is left out (a pass that
+ * does not offer to end). */
+int search_special_moves(const tg_game *g, tg_color color, unsigned allowed, tg_point *points, unsigned *flags,
+                         int max);
 
 #endif

@@ -343,11 +343,12 @@ static bool on_genmove_progress(void *ctx, const tg_search_report *report)
 /* tg_gtp_genmove_fn: genmove's search, with genmove's limits, streaming
  * its info lines (with no INTERVAL only the last). */
 static tg_status genmove_reporting(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
-                                   bool cleanup, tg_point *move)
+                                   bool cleanup, unsigned *flags, tg_point *move)
 {
     analysis *a = ctx;
     a->board = tg_game_board(g);
     tg_search_limits limits = gtp_player_limits(a->analyzer->player, g, time);
+    *flags = 0; /* lz-genmove_analyze answers a vertex: the ordinary moves */
     tg_status st = tg_search_genmove_analyze(a->search, g, color, &limits, cleanup, a->req.interval,
                                              on_genmove_progress, a, move);
     if (st == TG_OK)

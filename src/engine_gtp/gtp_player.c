@@ -39,19 +39,20 @@ tg_search_limits gtp_player_limits(const gtp_player *p, const tg_game *g, const 
 }
 
 static tg_status search_genmove(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
-                                bool cleanup, tg_point *move)
+                                bool cleanup, unsigned *flags, tg_point *move)
 {
     gtp_player *p = ctx;
     tg_search_limits l = gtp_player_limits(p, g, time);
-    return tg_search_genmove(p->search, g, color, &l, cleanup, move);
+    return tg_search_genmove_choice(p->search, g, color, &l, cleanup, flags, move);
 }
 
 /* The baseline player ignores the clock: its playouts bound it. */
 static tg_status baseline_genmove(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
-                                  bool cleanup, tg_point *move)
+                                  bool cleanup, unsigned *flags, tg_point *move)
 {
     gtp_player *p = ctx;
     (void)time;
+    *flags = 0;
     tg_player_options options = {.playouts = p->cfg.playouts, .cleanup = cleanup};
     *move = tg_player_genmove(g, color, &options, &p->rng);
     return TG_OK;
@@ -75,10 +76,10 @@ void gtp_player_free(gtp_player *p)
 }
 
 tg_status gtp_player_genmove(gtp_player *p, const tg_game *g, tg_color color, const tg_time_state *time,
-                             bool cleanup, tg_point *move)
+                             bool cleanup, unsigned *flags, tg_point *move)
 {
-    return p->search ? search_genmove(p, g, color, time, cleanup, move)
-                     : baseline_genmove(p, g, color, time, cleanup, move);
+    return p->search ? search_genmove(p, g, color, time, cleanup, flags, move)
+                     : baseline_genmove(p, g, color, time, cleanup, flags, move);
 }
 
 void gtp_player_hook(gtp_player *p, tg_gtp_player *hook)

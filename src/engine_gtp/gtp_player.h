@@ -42,7 +42,7 @@ tg_search_limits gtp_player_limits(const gtp_player *p, const tg_game *g, const 
  * the search's (tg_search_genmove, cleanup for kgs-genmove_cleanup) or the
  * baseline player's.  TG_OK, or why the search could not run. */
 tg_status gtp_player_genmove(gtp_player *p, const tg_game *g, tg_color color, const tg_time_state *time,
-                             bool cleanup, tg_point *move);
+                             bool cleanup, unsigned *flags, tg_point *move);
 /* The GTP engine's move generator (tg_gtp_options.player): p's genmove. */
 void gtp_player_hook(gtp_player *p, tg_gtp_player *hook);
 

@@ -59,6 +59,7 @@ static const gtp_command commands[] = {
     {"tengen-rules", gtp_cmd_tengen_rules, 0, MANY},
     {"tengen-predictions", gtp_cmd_tengen_predictions, 2, 2},
     {"tengen-capture_own", gtp_cmd_tengen_capture_own, 2, 2},
+    {"tengen-genmove_choice", gtp_cmd_tengen_genmove_choice, 1, 1},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -166,6 +166,7 @@ int gtp_cmd_time_left(tg_gtp *e, int argc, char **argv);
 
 int gtp_cmd_play(tg_gtp *e, int argc, char **argv);
 int gtp_cmd_tengen_capture_own(tg_gtp *e, int argc, char **argv);
+int gtp_cmd_tengen_genmove_choice(tg_gtp *e, int argc, char **argv);
 int gtp_cmd_tengen_predictions(tg_gtp *e, int argc, char **argv);
 int gtp_cmd_genmove(tg_gtp *e, int argc, char **argv);
 int gtp_cmd_reg_genmove(tg_gtp *e, int argc, char **argv);

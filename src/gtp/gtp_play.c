@@ -51,11 +51,14 @@ int gtp_cmd_tengen_capture_own(tg_gtp *e, int argc, char **argv)
 }
 
 /* genmove and its variants: ask `genmove` (the caller's move generator
- * when NULL) for a move and play it when `play` is set.  TG_OK, or why
- * nothing was played. */
+ * when NULL) for a move, offering it the play flags in *flags, and play it
+ * when `play` is set.  *flags: the move's.  TG_OK, or why nothing was
+ * played. */
 static tg_status generate_move(tg_gtp *e, tg_color color, bool cleanup, bool play, tg_gtp_genmove_fn genmove,
-                               void *ctx, tg_point *move)
+                               void *ctx, unsigned *flags, tg_point *move)
 {
+    unsigned offered = *flags;
+    *flags = 0;
     if (!genmove) {
         genmove = e->player.genmove;
         ctx = e->player.ctx;
@@ -67,61 +70,84 @@ static tg_status generate_move(tg_gtp *e, tg_color color, bool cleanup, bool pla
         *move = TG_PASS; /* the game cannot go on (out of memory for its copy) */
         return TG_OK;
     }
-    tg_status asked = genmove(ctx, g, color, tg_gtp_time_of(e, color), cleanup, move);
+    unsigned taken = offered;
+    tg_status asked = genmove(ctx, g, color, tg_gtp_time_of(e, color), cleanup, &taken, move);
     if (asked != TG_OK) {
         gtp_drop_game(e, g);
         return asked;
     }
-    if (*move != TG_RESIGN && *move != TG_PASS && tg_game_check(g, color, *move, TG_PLAY_ANY_ORDER) != TG_OK)
-        *move = TG_PASS; /* never answer an illegal move, whatever the player says */
+    /* never answer an illegal move, or one the command cannot say, whatever the player says */
+    if (*move != TG_RESIGN && *move != TG_PASS &&
+        ((taken & ~offered) || tg_game_check(g, color, *move, taken | TG_PLAY_ANY_ORDER) != TG_OK)) {
+        *move = TG_PASS;
+        taken = 0;
+    }
+    if (*move == TG_RESIGN || *move == TG_PASS)
+        taken = 0;
     tg_status st = TG_OK;
     if (play && *move != TG_RESIGN)
-        st = tg_game_play(g, color, *move, TG_PLAY_ANY_ORDER);
+        st = tg_game_play(g, color, *move, taken | TG_PLAY_ANY_ORDER);
     if (play && st == TG_OK && *move != TG_RESIGN)
         gtp_commit_game(e, g);
     else
         gtp_drop_game(e, g);
+    *flags = taken;
     return st;
 }
 
 tg_status tg_gtp_genmove_with(tg_gtp *gtp, tg_color color, bool cleanup, tg_gtp_genmove_fn genmove, void *ctx,
                               tg_point *move)
 {
-    return generate_move(gtp, color, cleanup, true, genmove, ctx, move);
+    unsigned flags = 0;
+    return generate_move(gtp, color, cleanup, true, genmove, ctx, &flags, move);
 }
 
-/* The command: the move as a vertex, "pass" or "resign". */
-static int answer_generated_move(tg_gtp *e, const char *color_arg, bool cleanup, bool play)
+/* The command: the move as a vertex, "pass" or "resign"; with the capture
+ * choice offered (tengen-genmove_choice), " own" after the vertex of a
+ * move that takes it. */
+static int answer_generated_move(tg_gtp *e, const char *color_arg, bool cleanup, bool play, unsigned offered)
 {
     tg_color color;
     if (gtp_arg_color(e, color_arg, &color))
         return -1;
     tg_point move;
-    tg_status st = generate_move(e, color, cleanup, play, NULL, NULL, &move);
+    unsigned flags = offered;
+    tg_status st = generate_move(e, color, cleanup, play, NULL, NULL, &flags, &move);
     if (st != TG_OK)
         return gtp_fail(e, st == TG_ERR_NO_MEMORY     ? "out of memory"
                            : st == TG_ERR_NOT_ALLOWED ? "no move generator"
                                                       : "generated an illegal move");
     gtp_put_vertex(e, move);
+    if (flags & TG_PLAY_CAPTURE_OWN)
+        gtp_text_puts(&e->body, " own");
     return 0;
 }
 
 int gtp_cmd_genmove(tg_gtp *e, int argc, char **argv)
 {
     (void)argc;
-    return answer_generated_move(e, argv[0], false, true);
+    return answer_generated_move(e, argv[0], false, true, 0);
 }
 
 int gtp_cmd_reg_genmove(tg_gtp *e, int argc, char **argv)
 {
     (void)argc;
-    return answer_generated_move(e, argv[0], false, false);
+    return answer_generated_move(e, argv[0], false, false, 0);
 }
 
 int gtp_cmd_genmove_cleanup(tg_gtp *e, int argc, char **argv)
 {
     (void)argc;
-    return answer_generated_move(e, argv[0], true, true);
+    return answer_generated_move(e, argv[0], true, true, 0);
+}
+
+/* tengen-genmove_choice COLOR: genmove that may take the free-opening
+ * ruleset's capture choice (002 §4.3), answered "VERTEX own"; for a
+ * controller that can play it (tengen-capture_own) and tell the opponent. */
+int gtp_cmd_tengen_genmove_choice(tg_gtp *e, int argc, char **argv)
+{
+    (void)argc;
+    return answer_generated_move(e, argv[0], false, true, TG_PLAY_CAPTURE_OWN);
 }
 
 int gtp_cmd_undo(tg_gtp *e, int argc, char **argv)

@@ -161,11 +161,11 @@ static bool take_back(game_runner *r, tg_color color, bool *undone)
 
 /* Tell `whom` that `color` played `point`; a refusal is its forfeit, unless
  * it is the mover being told its own replaced move: then it is replayed. */
-static void tell_move(game_runner *r, tg_color whom, tg_color color, tg_point point)
+static void tell_move(game_runner *r, tg_color whom, tg_color color, tg_point point, bool own)
 {
-    char vertex[8], line[32], answer[128];
+    char vertex[8], line[48], answer[128];
     tg_point_to_vertex(tg_game_board(r->game), point, vertex);
-    snprintf(line, sizeof line, "play %c %s", color_letter(color), vertex);
+    snprintf(line, sizeof line, "%s %c %s", own ? "tengen-capture_own" : "play", color_letter(color), vertex);
     tg_reply reply = tg_engine_send(r->engine[whom], line, runner_answer_deadline(r), answer,
                                     sizeof answer);
     if (reply == TG_REPLY_OK)
@@ -187,9 +187,10 @@ static void after_move(game_runner *r, tg_color color, bool replaced_by_pass, in
     runner_note_clock(r, color, now_ms);
     bool undone;
     if (replaced_by_pass && take_back(r, color, &undone) && undone)
-        tell_move(r, color, color, TG_PASS); /* a replay had the pass already */
+        tell_move(r, color, color, TG_PASS, false); /* a replay had the pass already */
     if (!r->over)
-        tell_move(r, tg_opponent(color), color, last->point);
+        tell_move(r, tg_opponent(color), color, last->point,
+                  tg_game_move_captured_own(r->game, tg_game_move_count(r->game) - 1));
     if (r->over)
         return;
     tg_control_phase phase = tg_control_phase_of(&r->control);
@@ -243,7 +244,7 @@ static void overran(game_runner *r, tg_color color, int64_t now_ms)
         /* Still thinking: bring it back in step, then tell both the pass. */
         if (runner_resync_engine(r, color)) {
             runner_note_clock(r, color, now_ms);
-            tell_move(r, tg_opponent(color), color, TG_PASS);
+            tell_move(r, tg_opponent(color), color, TG_PASS, false);
             if (!r->over && tg_control_phase_of(&r->control) == TG_PHASE_AGREEMENT)
                 settle(r);
         }
@@ -253,9 +254,10 @@ static void overran(game_runner *r, tg_color color, int64_t now_ms)
                    tg_engine_name(r->engine[color]));
 }
 
-/* The answer to genmove: a move for control.h, resignation, or garbage.
+/* The answer to genmove: a move for control.h, resignation, or garbage;
+ * "VERTEX own" (the capture choice) where tengen-genmove_choice asked.
  * True when the same player is asked again. */
-static bool answered(game_runner *r, tg_color color, const char *answer, int64_t now_ms,
+static bool answered(game_runner *r, tg_color color, const char *answer, bool choice, int64_t now_ms,
                      int *rejected)
 {
     const char *name = tg_engine_name(r->engine[color]);
@@ -264,7 +266,14 @@ static bool answered(game_runner *r, tg_color color, const char *answer, int64_t
         return false;
     }
     tg_point point;
-    tg_status st = tg_vertex_parse(tg_game_board(r->game), answer, &point);
+    char vertex[16], word[8], extra;
+    unsigned flags = 0;
+    int words = sscanf(answer, "%15s %7s %c", vertex, word, &extra);
+    if (choice && words == 2 && !strcasecmp(word, "own"))
+        flags = TG_PLAY_CAPTURE_OWN;
+    else if (words != 1)
+        vertex[0] = '\0'; /* not a move */
+    tg_status st = tg_vertex_parse(tg_game_board(r->game), vertex, &point);
     if (st == TG_ERR_PARSE) {
         runner_forfeit(r, color, TG_END_GARBAGE, "%s: genmove -> '%s' is not a move", name, answer);
         return false;
@@ -275,7 +284,7 @@ static bool answered(game_runner *r, tg_color color, const char *answer, int64_t
                                                            ? TG_ACTION_FORFEIT : TG_ACTION_REJECTED};
         if (o.action == TG_ACTION_FORFEIT)
             tg_game_forfeit(r->game, color);
-    } else if (tg_control_play(&r->control, color, point, now_ms, &o) != TG_OK) {
+    } else if (tg_control_play_flags(&r->control, color, point, flags, now_ms, &o) != TG_OK) {
         runner_forfeit(r, color, TG_END_ILLEGAL, "%s played %s after the end", name, answer);
         return false;
     }
@@ -287,9 +296,14 @@ static void play_turn(game_runner *r)
 {
     tg_color color = tg_game_to_move(r->game);
     tg_engine *e = r->engine[color];
-    const char *verb = r->cleanup && tg_engine_knows(e, "kgs-genmove_cleanup",
-                                                      runner_answer_deadline(r))
-                           ? "kgs-genmove_cleanup" : "genmove";
+    /* the capture choice is asked for only where the opponent can be told it */
+    bool choice = !r->cleanup && r->cfg->rules.capture_choice &&
+                  tg_engine_knows(e, "tengen-genmove_choice", runner_answer_deadline(r)) &&
+                  tg_engine_knows(r->engine[tg_opponent(color)], "tengen-capture_own", runner_answer_deadline(r));
+    const char *verb = choice ? "tengen-genmove_choice"
+                       : r->cleanup && tg_engine_knows(e, "kgs-genmove_cleanup", runner_answer_deadline(r))
+                           ? "kgs-genmove_cleanup"
+                           : "genmove";
     char line[48], answer[256];
     snprintf(line, sizeof line, "%s %c", verb, color_letter(color));
     if (r->timed && !r->control.clock_started)
@@ -313,7 +327,7 @@ static void play_turn(game_runner *r)
                            tg_engine_name(e), line, tg_reply_text(reply), answer);
             return;
         }
-        if (!answered(r, color, answer, now, &rejected))
+        if (!answered(r, color, answer, choice, now, &rejected))
             return;
     }
 }

@@ -158,7 +158,7 @@ bool runner_tell_time_left(game_runner *r, tg_color color)
 static void tell_rules(game_runner *r, tg_color color)
 {
     const tg_rules *rules = &r->cfg->rules;
-    char line[256], text[200];
+    char line[320], text[256];
     if (tg_engine_knows(r->engine[color], "tengen-rules", runner_answer_deadline(r))) {
         tg_rules_describe(rules, text, sizeof text);
         snprintf(line, sizeof line, "tengen-rules %s", text);
@@ -180,9 +180,10 @@ static bool replay_moves(game_runner *r, tg_color color)
     const tg_board *b = tg_game_board(r->game);
     for (int i = 0; i < tg_game_move_count(r->game); i++) {
         const tg_move *m = tg_game_move(r->game, i);
-        char vertex[8], line[32];
+        char vertex[8], line[48];
         tg_point_to_vertex(b, m->point, vertex);
-        snprintf(line, sizeof line, "play %c %s", m->color == TG_BLACK ? 'b' : 'w', vertex);
+        snprintf(line, sizeof line, "%s %c %s", tg_game_move_captured_own(r->game, i) ? "tengen-capture_own" : "play",
+                 m->color == TG_BLACK ? 'b' : 'w', vertex);
         if (!obey(r, color, line))
             return false;
     }

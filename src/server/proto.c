@@ -88,13 +88,16 @@ static int parse_body(json_t *root, proto_request *r, char *err, size_t errlen)
     case P_WATCH: case P_UNWATCH: case P_RESIGN: case P_ACCEPT: case P_CONCEDE: case P_CANCEL:
     case P_CLAIM:
         return U("{s:s, s?I, s:I}", "type", &t, "id", &id, "game", &r->game);
-    case P_MOVE:
-        if (U("{s:s, s?I, s:I, s:s, s?I}", "type", &t, "id", &id, "game", &r->game, "move",
-              &r->move, "n", &n) != 0)
+    case P_MOVE: {
+        int own = 0;
+        if (U("{s:s, s?I, s:I, s:s, s?I, s?b}", "type", &t, "id", &id, "game", &r->game, "move",
+              &r->move, "n", &n, "own", &own) != 0)
             return -1;
+        r->own = own != 0;
         r->has_n = n >= 0;
         r->n = n;
         return 0;
+    }
     case P_PLACE:
         return U("{s:s, s?I, s:I, s:o}", "type", &t, "id", &id, "game", &r->game, "points",
                  &r->points);

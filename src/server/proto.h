@@ -38,6 +38,7 @@ typedef struct proto_request {
     bool has_n;
     int64_t n;
     bool accept;
+    bool own;                  /* game.move: the capture choice */
     int64_t playouts;          /* engine strength: playouts, or */
     double seconds;            /* seconds a move (0: not given) */
 } proto_request;

@@ -155,6 +155,11 @@ tg_color room_engine_to_move(const room *r)
     return is_engine(r, c) ? c : TG_EMPTY;
 }
 
+bool room_engine_lacks_choice(const room *r, tg_color c)
+{
+    return is_engine(r, c) && strcmp(r->engine[c], "tengen") != 0;
+}
+
 bool room_engine_predicts(const room *r)
 {
     tg_color placer = room_opening_placer(r);
@@ -257,8 +262,14 @@ static void apply_move(room *r, const room_event *ev, int64_t at, room_result *r
     tg_board before;
     tg_board_copy(&before, tg_game_board(r->game));
     int moves_before = tg_game_move_count(r->game);
+    if (ev->own && !tg_game_rules(r->game)->capture_choice)
+        FAIL(res, ROOM_ERR_ILLEGAL, "these rules have no capture choice");
+    if (ev->own && room_engine_lacks_choice(r, tg_opponent(ev->color)))
+        FAIL(res, ROOM_ERR_ILLEGAL, "the opposing engine cannot be told the capture choice");
+    if (ev->own && tg_game_check(r->game, ev->color, ev->point, TG_PLAY_CAPTURE_OWN) == TG_ERR_NOT_ALLOWED)
+        FAIL(res, ROOM_ERR_ILLEGAL, "the capture choice needs a move that leaves both sides' chains without liberties");
     tg_control_outcome out;
-    if (tg_control_play(&r->ctl, ev->color, ev->point, at, &out) != TG_OK)
+    if (tg_control_play_flags(&r->ctl, ev->color, ev->point, ev->own ? TG_PLAY_CAPTURE_OWN : 0, at, &out) != TG_OK)
         FAIL(res, ROOM_ERR_WRONG_PHASE, "the game is over");
     switch (out.action) {
     case TG_ACTION_REJECTED:
@@ -267,8 +278,10 @@ static void apply_move(room *r, const room_event *ev, int64_t at, room_result *r
         res->played = true;
         const tg_board *b = tg_game_board(r->game);
         r->last_captured_count = 0;
+        /* the stones the move removed: the opponent's, or the mover's own
+         * (a suicide, the capture choice) */
         for (tg_point p = 0; p < b->npoints; p++)
-            if (before.color[p] == tg_opponent(ev->color) && b->color[p] == TG_EMPTY)
+            if ((before.color[p] == TG_BLACK || before.color[p] == TG_WHITE) && b->color[p] == TG_EMPTY)
                 r->last_captured[r->last_captured_count++] = p;
         break;
     }

@@ -91,6 +91,7 @@ typedef struct room_event {
     char from[ROOM_NAME_MAX];  /* chat */
     char text[512];            /* chat */
     int prediction2;           /* predict: White's margin in half stones */
+    bool own;                  /* move: the capture choice, the mover's own chains go (002 §4.3) */
 } room_event;
 
 const char *room_event_kind_name(room_event_kind k);
@@ -191,6 +192,9 @@ tg_color room_color_of(const room *r, int64_t user);
  * opening stone, or (room_engine_predicts) a free opening's prediction. */
 tg_color room_engine_to_move(const room *r);
 bool room_engine_predicts(const room *r);
+/* Whether c is an engine that cannot be told the capture choice (only
+ * tengen's own knows tengen-capture_own): the opponent may not take it. */
+bool room_engine_lacks_choice(const room *r, tg_color c);
 /* Free opening: the seat (colour now) that places the next opening stone,
  * TG_EMPTY when none is due. */
 tg_color room_opening_placer(const room *r);

@@ -212,6 +212,10 @@ json_t *room_event_to_json(const room *r, const room_event *ev)
         json_object_set_new(o, "c", json_string(color_name(ev->color)));
     switch (ev->kind) {
     case EV_MOVE:
+        json_object_set_new(o, "p", vertex_json(r, ev->point));
+        if (ev->own)
+            json_object_set_new(o, "own", json_true());
+        break;
     case EV_TOGGLE: json_object_set_new(o, "p", vertex_json(r, ev->point)); break;
     case EV_PLACE:
     case EV_PROPOSAL: json_object_set_new(o, "points", points_json(r, ev->points, ev->npoints)); break;
@@ -259,11 +263,12 @@ bool room_event_from_json(const room *r, room_event_kind kind, const json_t *dat
     ev->kind = kind;
     const char *c = NULL, *p = NULL, *what = NULL, *from = NULL, *text = NULL, *value = NULL;
     json_t *points = NULL;
-    int accept = 0;
-    if (json_unpack((json_t *)data, "{s?s, s?s, s?o, s?s, s?b, s?s, s?s, s?s}", "c", &c, "p", &p,
+    int accept = 0, own = 0;
+    if (json_unpack((json_t *)data, "{s?s, s?s, s?o, s?s, s?b, s?s, s?s, s?s, s?b}", "c", &c, "p", &p,
                     "points", &points, "what", &what, "accept", &accept, "from", &from, "text",
-                    &text, "value", &value) != 0)
+                    &text, "value", &value, "own", &own) != 0)
         return false;
+    ev->own = own != 0;
     if (value && tg_prediction_parse(value, &ev->prediction2) != TG_OK)
         return false;
     if (c && !color_parse(c, &ev->color))
@@ -388,9 +393,11 @@ static json_t *moves_json(const room *r)
     json_t *a = json_array();
     for (int i = 0; i < tg_game_move_count(r->game); i++) {
         const tg_move *m = tg_game_move(r->game, i);
-        json_array_append_new(a, json_pack("{s:i, s:s, s:o}", "n", i + 1, "color",
-                                           color_name(m->color), "move",
-                                           vertex_json(r, m->point)));
+        json_t *move = json_pack("{s:i, s:s, s:o}", "n", i + 1, "color", color_name(m->color), "move",
+                                 vertex_json(r, m->point));
+        if (tg_game_move_captured_own(r->game, i))
+            json_object_set_new(move, "own", json_true());
+        json_array_append_new(a, move);
     }
     return a;
 }
@@ -526,6 +533,7 @@ json_t *room_state_json(const room *r, tg_color you, int64_t now)
                                        ? marked_json(r, r->ctl.dead[TG_BLACK])
                                        : json_null());
     json_object_set_new(g, "free_opening", free_opening_json(r, you, now));
+    json_object_set_new(g, "capture_choice", json_boolean(tg_game_rules(r->game)->capture_choice));
     json_object_set_new(g, "you", color_name(you) ? json_string(color_name(you)) : json_null());
     return g;
 }

@@ -135,15 +135,17 @@ static void broadcast_move(live *lv)
         json_array_append_new(captured, json_string(v));
     }
     tg_color next = tg_game_to_move(r->game);
-    broadcast(lv,
+    json_t *msg =
               json_pack("{s:s, s:I, s:i, s:s, s:s, s:o, s:s, s:{s:i, s:i}, s:s, s:o, s:n}",
                         "type", "game.move", "game", (json_int_t)r->id, "n", n, "color",
                         m->color == TG_BLACK ? "black" : "white", "move", vertex, "captured",
                         captured, "board", board, "captures", "black", b->captures[TG_BLACK],
                         "white", b->captures[TG_WHITE], "to_move",
                         next == TG_BLACK ? "black" : "white", "clock",
-                        room_clock_json(r, game_now(lv)), "warning"),
-              false);
+                        room_clock_json(r, game_now(lv)), "warning");
+    if (msg && tg_game_move_captured_own(r->game, n - 1))
+        json_object_set_new(msg, "own", json_true());
+    broadcast(lv, msg, false);
 }
 
 /* ---- events -------------------------------------------------------------------- */
@@ -298,7 +300,7 @@ static void schedule(server *s, live *lv)
 static char *engine_setup(const room *r, bool tengen)
 {
     const tg_board *b = tg_game_board(r->game);
-    size_t cap = 256 + 16 * (size_t)(tg_game_move_count(r->game) + tg_game_setup_count(r->game));
+    size_t cap = 256 + 32 * (size_t)(tg_game_move_count(r->game) + tg_game_setup_count(r->game));
     char *text = malloc(cap + sizeof r->settings.rules_text);
     if (!text)
         return NULL;
@@ -329,7 +331,8 @@ static char *engine_setup(const room *r, bool tengen)
         const tg_move *m = tg_game_move(r->game, i);
         char v[8];
         tg_point_to_vertex(b, m->point, v);
-        n += (size_t)sprintf(text + n, "play %c %s\n", m->color == TG_BLACK ? 'b' : 'w', v);
+        n += (size_t)sprintf(text + n, "%s %c %s\n", tg_game_move_captured_own(r->game, i) ? "tengen-capture_own" : "play",
+                             m->color == TG_BLACK ? 'b' : 'w', v);
     }
     text[n] = '\0';
     return text;
@@ -368,8 +371,13 @@ static void ask_engine(server *s, live *lv)
     if (job->predict) /* komi 0 until the reveal: final_score is then the count difference */
         snprintf(job->genmove, sizeof job->genmove, "%s",
                  strcmp(r->engine[c], "tengen") == 0 ? "tengen-predict" : "final_score");
-    else /* an opening stone has the colour of its number, whoever places it */
-        snprintf(job->genmove, sizeof job->genmove, "genmove %c",
+    else /* an opening stone has the colour of its number, whoever places it; tengen
+            may take the capture choice where the opponent can be told it */
+        snprintf(job->genmove, sizeof job->genmove, "%s %c",
+                 room_opening_placer(r) == TG_EMPTY && tg_game_rules(r->game)->capture_choice &&
+                         strcmp(r->engine[c], "tengen") == 0 && !room_engine_lacks_choice(r, tg_opponent(c))
+                     ? "tengen-genmove_choice"
+                     : "genmove",
                  (room_opening_placer(r) == TG_EMPTY ? c : tg_game_to_move(r->game)) == TG_BLACK ? 'b' : 'w');
     job->timeout_ms = 180000;
     if (!job->setup || !engine_pool_submit(s->engines, job)) {
@@ -387,6 +395,19 @@ static void engine_prediction(const engine_job *job, room_event *ev)
     ev->kind = job->ok ? EV_PREDICT : EV_RESIGN;
     if (job->ok && tg_prediction_from_engine(job->move, &ev->prediction2) != TG_OK)
         ev->prediction2 = 0;
+}
+
+/* An engine's answer as a move: a vertex, "VERTEX own" where
+ * tengen-genmove_choice asked; false for resign or garbage. */
+static bool engine_move(const room *r, const engine_job *job, room_event *ev)
+{
+    char vertex[16], word[8], extra;
+    int words = sscanf(job->move, "%15s %7s %c", vertex, word, &extra);
+    if (words == 2 && !strcasecmp(word, "own") && !strncmp(job->genmove, "tengen-genmove_choice", 21))
+        ev->own = true;
+    else if (words != 1)
+        return false;
+    return strcasecmp(vertex, "resign") != 0 && tg_vertex_parse(tg_game_board(r->game), vertex, &ev->point) == TG_OK;
 }
 
 void game_engine_answers(server *s)
@@ -415,8 +436,7 @@ void game_engine_answers(server *s)
         }
         if (job->predict)
             engine_prediction(job, &ev);
-        else if (!job->ok || strcasecmp(job->move, "resign") == 0 ||
-                 tg_vertex_parse(tg_game_board(lv->r->game), job->move, &ev.point) != TG_OK)
+        else if (!job->ok || !engine_move(lv->r, job, &ev))
             ev.kind = EV_RESIGN; /* an engine that fails or resigns loses */
         int64_t at = game_now(lv);
         tick_if_due(s, lv, at);

@@ -132,6 +132,7 @@ static bool event_of(server *s, client *c, const proto_request *rq, live *lv, ro
     switch (rq->type) {
     case P_MOVE:
         ev->kind = EV_MOVE;
+        ev->own = rq->own;
         if (!read_vertex(lv, rq->move, &ev->point)) {
             send_error(c, rq, "bad_request", "not a vertex of this board");
             return false;

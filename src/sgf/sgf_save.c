@@ -89,7 +89,7 @@ static void add_info(builder *bd, tg_sgf_node *root, const tg_sgf_info *info)
 static void add_rules(builder *bd, tg_sgf_node *root)
 {
     const tg_game *g = bd->game;
-    char text[128];
+    char text[256]; /* a custom ruleset's RU names every option (about 200 bytes) */
     snprintf(text, sizeof text, "%d", tg_game_size(g));
     add(bd, root, "SZ", text);
     tg_rules_to_sgf(tg_game_rules(g), text, sizeof text);
