@@ -29,12 +29,16 @@ static room *new_room(const char *settings_json) { return room_fixture(9, settin
 /* Every event applied is also logged as the store keeps it. */
 static json_t *event_log;
 
+static bool next_own; /* the next EV_MOVE takes the capture choice */
+
 static room_result event(room *r, room_event_kind kind, tg_color seat, const char *arg, int64_t at)
 {
     room_event *ev = calloc(1, sizeof *ev);
     assert_non_null(ev);
     ev->kind = kind;
     ev->color = seat;
+    ev->own = next_own;
+    next_own = false;
     if (kind == EV_PREDICT)
         assert_int_equal(tg_prediction_parse(arg, &ev->prediction2), TG_OK);
     else if (arg)
@@ -301,6 +305,76 @@ static void test_F9_count_against_the_threshold(void **state)
     room_free(r);
 }
 
+/* F5 in the room: game.move's "own" takes the capture choice where the
+ * move leaves both sides' chains without liberties (5x5: White A1 B2 C2
+ * D1, Black A2 C1; Black B1 own removes B1 and C1, A1 stays); it is kept
+ * in the event, the state, the SGF and a rebuilt room, and refused where
+ * the rules have no choice, where there is none to take, and against an
+ * engine that could not be told it. */
+static void test_F5_capture_choice(void **state)
+{
+    (void)state;
+    const char *settings = "{\"size\":5,\"rules\":\"chinese capture=choose\"}";
+    event_log = json_array();
+    room *r = new_room(settings);
+    const char *moves[] = {"A2", "A1", "C1", "B2", "E5", "C2", "E4", "D1"};
+    for (int i = 0; i < 8; i++)
+        ok(r, EV_MOVE, i % 2 ? TG_WHITE : TG_BLACK, moves[i], 10 + i);
+    next_own = true;
+    room_result res = event(r, EV_MOVE, TG_BLACK, "D5", 20);
+    assert_int_equal(res.code, ROOM_ERR_ILLEGAL); /* no choice to take there */
+    assert_non_null(strstr(res.message, "both sides"));
+    r->engine[TG_WHITE][0] = 'g'; /* an engine other than tengen */
+    r->engine[TG_WHITE][1] = '\0';
+    next_own = true;
+    assert_int_equal(event(r, EV_MOVE, TG_BLACK, "B1", 21).code, ROOM_ERR_ILLEGAL);
+    r->engine[TG_WHITE][0] = '\0';
+    next_own = true;
+    ok(r, EV_MOVE, TG_BLACK, "B1", 22);
+    assert_int_equal(stone_at(r, "B1"), TG_EMPTY);
+    assert_int_equal(stone_at(r, "C1"), TG_EMPTY);
+    assert_int_equal(stone_at(r, "A1"), TG_WHITE);
+    assert_int_equal(r->last_captured_count, 1); /* the stones the move removed: its own C1 */
+    char *text = seen_by(r, TG_EMPTY);
+    assert_non_null(strstr(text, "\"capture_choice\":true"));
+    assert_non_null(strstr(text, "{\"n\":9,\"color\":\"black\",\"move\":\"B1\",\"own\":true}"));
+    free(text);
+    char *sgf = room_sgf(r, "2026-12-06");
+    assert_non_null(strstr(sgf, ";B[be]CC[own]"));
+    free(sgf);
+    ok(r, EV_MOVE, TG_WHITE, "B1", 23); /* White connects: an ordinary move */
+
+    room *copy = new_room(settings);
+    size_t i;
+    json_t *item;
+    json_array_foreach(event_log, i, item) {
+        room_event_kind kind;
+        room_event back;
+        assert_true(room_event_kind_parse(json_string_value(json_object_get(item, "kind")), &kind));
+        assert_true(room_event_from_json(copy, kind, json_object_get(item, "data"), &back));
+        room_apply(copy, &back, json_integer_value(json_object_get(item, "at")), &res);
+        assert_int_equal(res.code, 0);
+    }
+    json_t *a = room_state_json(r, TG_EMPTY, 100), *b = room_state_json(copy, TG_EMPTY, 100);
+    assert_true(json_equal(a, b));
+    json_decref(a);
+    json_decref(b);
+    json_decref(event_log);
+    event_log = NULL;
+    room_free(r);
+    room_free(copy);
+
+    /* no capture choice under the Chinese rules */
+    r = new_room("{\"size\":5}");
+    for (int k = 0; k < 8; k++)
+        ok(r, EV_MOVE, k % 2 ? TG_WHITE : TG_BLACK, moves[k], 10 + k);
+    next_own = true;
+    res = event(r, EV_MOVE, TG_BLACK, "B1", 20);
+    assert_int_equal(res.code, ROOM_ERR_ILLEGAL);
+    assert_non_null(strstr(res.message, "no capture choice"));
+    room_free(r);
+}
+
 /* Undo reaches back to the opening's last stone and no further. */
 static void test_undo_stops_at_the_opening(void **state)
 {
@@ -363,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_F3_reveal_swaps_seats),
         cmocka_unit_test(test_F4_prediction_time),
         cmocka_unit_test(test_F9_count_against_the_threshold),
+        cmocka_unit_test(test_F5_capture_choice),
         cmocka_unit_test(test_undo_stops_at_the_opening),
         cmocka_unit_test(test_settings),
     };

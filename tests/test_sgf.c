@@ -1003,6 +1003,31 @@ static void test_save_new_zealand_suicide(void **state)
     tg_game_free(g);
 }
 
+/* A custom ruleset's RU names every option, about 200 bytes: written
+ * whole (it was once cut at 128) and read back to the same rules. */
+static void test_save_long_custom_rules(void **state)
+{
+    (void)state;
+    tg_rules r;
+    char err[128];
+    assert_int_equal(tg_rules_preset(&r, "free-opening"), TG_OK);
+    assert_int_equal(tg_rules_apply(&r, "decide=yes tax=seki", err, sizeof err), TG_OK);
+    tg_game *g = tg_game_new(5, &r);
+    assert_non_null(g);
+    char *text = tg_sgf_save_game(g, NULL);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "dispute=turn decide=yes]"));
+    tg_game *back = NULL;
+    tg_sgf_error e = {0};
+    assert_int_equal(tg_sgf_load_game(text, strlen(text), -1, &back, NULL, &e), TG_OK);
+    const tg_rules *a = tg_game_rules(g), *b = tg_game_rules(back);
+    assert_true(a->decisive && b->decisive && b->tax == a->tax && b->capture_choice && b->repetition_loses &&
+                b->free_opening == a->free_opening && b->white_first);
+    free(text);
+    tg_game_free(back);
+    tg_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1027,6 +1052,7 @@ int main(void)
         cmocka_unit_test(test_load_server_record),
         cmocka_unit_test(test_load_fox_and_ff3),
         cmocka_unit_test(test_load_rules_named_by_ru),
+        cmocka_unit_test(test_save_long_custom_rules),
         cmocka_unit_test(test_load_handicap_and_setup),
         cmocka_unit_test(test_parse_repairs),
         cmocka_unit_test(test_load_numbered_player),
