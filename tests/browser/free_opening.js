@@ -4,10 +4,13 @@
 // fixed colours (White, Black, White, Black); A seals W+7 after the third
 // stone, and nothing B's page receives carries it until B has sealed W+8;
 // the reveal gives B (who rates White higher) White, so the seats swap on
-// both pages, and shows the threshold W+7.5; White moves first; both pass
-// by 002 §7's gestures (a double tap on the board's edge, a tap on the
-// prisoner pile), accept no dead stones, and the result is stated against the threshold
-// ("Black wins by 7.5 stones"); the SGF records both predictions.
+// both pages, and shows the threshold W+7.5; White moves first; in the
+// corner Black takes the capture choice of 002 §4.3 with the page's box
+// (B1 leaves White A1 and Black B1 C1 without liberties: Black's own go);
+// both pass by 002 §7's gestures (a double tap on the board's edge, a tap
+// on the prisoner pile), accept no dead stones, and the result is stated
+// against the threshold ("Black wins by 3.5 stones": White 42.5 points,
+// Black 38.5); the SGF records both predictions and the choice.
 'use strict'
 
 const assert = require('assert')
@@ -90,6 +93,24 @@ async function scenarioFreeOpening(base, A, B, ana, bo, h) {
     assert.strictEqual(await B.getAttribute('#status', 'data-you'), 'white')
   })
 
+  await step('free opening: Black takes the capture choice with the page\'s box; its own B1 and C1 go, White A1 stays', async () => {
+    const moves = [[B, 'A1', 'white'], [A, 'A2', 'black'], [B, 'B2', 'white'], [A, 'C1', 'black'],
+      [B, 'C2', 'white'], [A, 'H8', 'black'], [B, 'D1', 'white']]
+    for (const [page, v, colour] of moves) await place(page, v, colour)
+    assert.ok(await B.isHidden('#own-capture-box') === false, 'White\'s page offers the capture choice')
+    await A.waitForSelector('#board.playable')
+    await A.check('#own-capture')
+    await A.click('#board [data-vertex="B1"]')
+    for (const p of [A, B]) {
+      await waitState(p, '#moves li:last-child[data-move="B1"]', 'move 12 at B1')
+      await p.waitForSelector('#board [data-stone="C1"]', {state: 'detached'})
+      assert.ok(!(await p.$('#board [data-stone="B1"]')), `${p.label}: B1 stayed`)
+      assert.ok(await p.$('#board [data-stone="A1"][data-color="white"]'), `${p.label}: A1 was taken`)
+      assert.ok((await p.textContent('#moves li:last-child')).includes('(own)'))
+    }
+    assert.strictEqual(await A.isChecked('#own-capture'), false, 'the box is for one move')
+  })
+
   await step('free opening: the gestures of 002 §7 — White double-taps the board\'s edge, Black taps its prisoner pile: both pass', async () => {
     await B.waitForSelector('#fo-gestures')
     await B.waitForSelector('#pass:not([disabled])')
@@ -100,7 +121,7 @@ async function scenarioFreeOpening(base, A, B, ana, bo, h) {
     await A.click('#pile-black')
   })
 
-  await step('free opening: no dead stones: Black wins by 7.5 stones', async () => {
+  await step('free opening: no dead stones: Black wins by 3.5 stones', async () => {
     for (const p of [A, B]) await waitState(p, '#status[data-phase="removal"]', 'stone removal')
     await setDeadList(A, 'black', [])
     await setDeadList(B, 'white', [])
@@ -108,15 +129,16 @@ async function scenarioFreeOpening(base, A, B, ana, bo, h) {
     await waitState(B, '#stated-black[data-stated="1"]', 'B seeing that Black has accepted')
     await B.click('#accept')
     for (const p of [A, B]) {
-      await waitState(p, '#result[data-result="B+7.5"]', 'B+7.5 against the threshold')
-      assert.strictEqual((await p.textContent('#result-text')).trim(), 'Black wins by 7.5 stones')
+      await waitState(p, '#result[data-result="B+3.5"]', 'B+3.5 against the threshold')
+      assert.strictEqual((await p.textContent('#result-text')).trim(), 'Black wins by 3.5 stones')
     }
   })
 
   await step('free opening: the SGF records the opening, both predictions and the threshold', async () => {
     const r = await httpGet(`${base}/api/games/${id}/sgf`)
     assert.strictEqual(r.status, 200)
-    for (const prop of ['RU[free-opening]', 'PF[W+7]', 'PS[W+8]', 'FC[B]', 'KM[-7.5]', ';W[ee]', ';B[cg]', ';W[gc]', ';B[df]'])
+    for (const prop of ['RU[free-opening]', 'PF[W+7]', 'PS[W+8]', 'FC[B]', 'KM[-7.5]', ';W[ee]', ';B[cg]', ';W[gc]', ';B[df]',
+      ';B[bi]CC[own]'])
       assert.ok(r.body.includes(prop), `the SGF lacks ${prop}: ${r.body}`)
   })
 }

@@ -8,14 +8,18 @@
 // seats and the engine's sealed prediction come back, still sealed); the
 // person seals; the reveal sets the colours and the threshold; the engine
 // moves as White or Black; the person resigns; the result, the record's
-// predictions and the finished game's colours are checked.
+// predictions and the finished game's colours are checked.  Then the
+// capture choice (002 §4.3) over the wire, between two people under
+// `chinese capture=choose`: game.move's "own" where there is no choice is
+// refused, where there is one removes the mover's own chains, and the move
+// says so to both players, in the state and in the SGF.
 // Usage: node free_opening.js TENGEN_BIN
 'use strict'
 
 const assert = require('assert')
 const fs = require('fs')
 const path = require('path')
-const {startServer, killServer, tmpDir, get, Client, makeChecker} = require('./lib')
+const {startServer, killServer, tmpDir, get, Client, makeChecker, challengeId} = require('./lib')
 
 const bin = process.argv[2] || process.env.TENGEN_BIN
 if (!bin) {
@@ -186,6 +190,30 @@ async function run(db) {
     const g = api.json.game || api.json
     assert.strictEqual(g.white.name, 'ana')
     assert.strictEqual(g.free_opening.first, 'black')
+  })
+  await check('the capture choice over the wire: game.move with own removes the mover\'s chains', async () => {
+    const bo = await open('bo')
+    await bo.ok('register', {name: 'bo', password: 'password-bo'})
+    const a = await ana.ok('challenge.create', {settings: {size: 5, rules: 'chinese capture=choose', color: 'black'}})
+    const g2 = (await bo.ok('challenge.accept', {challenge: challengeId(a)})).game
+    await ana.ok('game.watch', {game: g2})
+    await bo.ok('game.watch', {game: g2})
+    const moves = ['A2', 'A1', 'C1', 'B2', 'E5', 'C2', 'E4', 'D1']
+    for (let i = 0; i < moves.length; i++) await (i % 2 ? bo : ana).ok('game.move', {game: g2, move: moves[i], n: i + 1})
+    const none = await ana.request('game.move', {game: g2, move: 'D5', own: true, n: 9})
+    assert.strictEqual(none.code, 'illegal', JSON.stringify(none))
+    await ana.ok('game.move', {game: g2, move: 'B1', own: true, n: 9})
+    const m = await bo.waitFor(m => m.type === 'game.move' && m.game === g2 && m.n === 9, 5000, 'move 9')
+    assert.strictEqual(m.own, true, JSON.stringify(m))
+    assert.deepStrictEqual(m.captured, ['C1'])
+    assert.strictEqual(m.board.slice(20), 'O..O.', m.board) // row 1: A1 White, B1 C1 empty, D1 White
+    const api = await get(server, `/api/games/${g2}`)
+    const g = api.json.game || api.json
+    assert.strictEqual(g.capture_choice, true)
+    assert.deepStrictEqual(g.moves[8], {n: 9, color: 'black', move: 'B1', own: true})
+    const sgf = (await get(server, `/api/games/${g2}/sgf`)).body
+    assert.ok(sgf.includes(';B[be]CC[own]'), sgf)
+    await bo.ok('game.resign', {game: g2})
   })
 }
 
