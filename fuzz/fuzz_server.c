@@ -60,6 +60,7 @@ static bool event_of(const room *r, const proto_request *rq, room_event *ev)
     switch (rq->type) {
     case P_MOVE:
         ev->kind = EV_MOVE;
+        ev->own = rq->own;
         return tg_vertex_parse(b, rq->move, &ev->point) == TG_OK;
     case P_TOGGLE:
         ev->kind = EV_TOGGLE;
