@@ -5,7 +5,9 @@
  * caller can relay it.  Which are found, in which order, under which
  * rules; a tree kept from an earlier search is never taken for the
  * position after a capture choice, whose point it holds as the ordinary
- * capture; and the search plays such a move where it alone wins.
+ * capture; the tree's lines never repeat a situation; the search plays
+ * such a move where it alone wins (positions solved exactly) and keeps
+ * the ordinary move where that wins.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,11 +130,142 @@ static void test_no_tree_reuse_after_the_capture_choice(void **state)
     tg_game_free(g);
 }
 
+/* Replay "W:B1 B:A2 ..." (B! for the capture choice) on a new 2x2 game
+ * under free-opening with the given komi. */
+static tg_game *replay(const char *moves, const char *komi)
+{
+    tg_rules r;
+    char err[160];
+    assert_int_equal(tg_rules_preset(&r, "free-opening"), TG_OK);
+    assert_int_equal(tg_rules_apply(&r, komi, err, sizeof err), TG_OK);
+    tg_game *g = tg_game_new(2, &r);
+    assert_non_null(g);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", moves);
+    for (char *save, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        tg_color c = w[0] == 'B' ? TG_BLACK : TG_WHITE;
+        unsigned flags = w[1] == '!' ? TG_PLAY_CAPTURE_OWN : 0;
+        assert_int_equal(tg_game_play(g, c, at(g, w + 2), flags), TG_OK);
+    }
+    return g;
+}
+
+/* Positions where the capture choice is the only winning move, found and
+ * checked by exact solving of the whole game tree under free-opening
+ * (every ordinary move and the pass lose: a retake they lead to would
+ * repeat a situation; the choice makes the board new).  Values are the
+ * solver's, the area margin for the mover in half points.  The search
+ * finds them with the superko of its tree and the probe of special.c:
+ * with 10,000 playouts (2,500 for the probe) on every seed tried. */
+static void test_plays_the_capture_choice_where_it_alone_wins(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *moves, *komi;
+        tg_color mover;
+        const char *answer;
+    } cases[] = {
+        /* pass -2, B2 -2, B2 own +2 */
+        {"W:B1 B:A2 W:A1 B:B2 W:pass B:B1 W:A1 B:B1 W:A2", "komi=0", TG_BLACK, "B2"},
+        /* pass -2, A2 -2, A2 own 0 (komi -0.5: a win) */
+        {"W:A2 B:B2 W:A1 B:B1 W:pass B:A2 W:A1 B:B2 W:B1", "komi=-0.5", TG_BLACK, "A2"},
+        /* for White: pass -2, B2 -2, B2 own +2 */
+        {"W:A1 B:B1 W:A2 B!B2 W:B1 B!B2 W:B2 B:A1 W:A2 B:B1", "komi=0.5", TG_WHITE, "B2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            tg_game *g = replay(cases[i].moves, cases[i].komi);
+            tg_search_options opt;
+            tg_search_options_default(&opt);
+            opt.max_memory = 32u << 20;
+            opt.seed = seed;
+            tg_search *s = tg_search_new(&opt);
+            assert_non_null(s);
+            tg_search_limits limits = {10000, 0, 0};
+            unsigned flags = TG_PLAY_CAPTURE_OWN;
+            tg_point move;
+            assert_int_equal(tg_search_genmove_choice(s, g, cases[i].mover, &limits, false, &flags, &move), TG_OK);
+            if (move != at(g, cases[i].answer) || flags != TG_PLAY_CAPTURE_OWN)
+                fail_msg("case %zu, seed %llu: move %d flags %u, expected %s own", i, (unsigned long long)seed,
+                         move, flags, cases[i].answer);
+            /* the caller that cannot relay the choice gets an ordinary move */
+            flags = 0;
+            assert_int_equal(tg_search_genmove_choice(s, g, cases[i].mover, &limits, false, &flags, &move), TG_OK);
+            assert_int_equal(flags, 0);
+            assert_int_equal(tg_game_check(g, cases[i].mover, move, 0), TG_OK);
+            tg_search_free(s);
+            tg_game_free(g);
+        }
+    }
+}
+
+/* The tree knows the rule against repetition below its root too: in a
+ * 2x2 game full of cycles every principal variation the search reports
+ * replays move by move under the game's own rules (situational superko
+ * here; without the tree's check, lines retaking into an earlier
+ * situation came out on top). */
+static void test_tree_lines_never_repeat(void **state)
+{
+    (void)state;
+    tg_game *g = replay("W:B1 B:A2 W:A1 B:B2 W:pass B:B1 W:A1 B:B1 W:A2", "komi=0");
+    tg_search_options opt;
+    tg_search_options_default(&opt);
+    opt.max_memory = 32u << 20;
+    tg_search *s = tg_search_new(&opt);
+    assert_non_null(s);
+    tg_search_limits limits = {20000, 0, 0};
+    assert_int_equal(tg_search_run(s, g, TG_BLACK, &limits, 0, NULL, NULL, NULL), TG_OK);
+    const tg_search_report *r = tg_search_last_report(s);
+    assert_true(r->candidate_count > 0);
+    int longest = 0;
+    for (int i = 0; i < r->candidate_count; i++) {
+        const tg_search_candidate *c = &r->candidates[i];
+        tg_game *line = tg_game_clone(g);
+        assert_non_null(line);
+        tg_color to_move = TG_BLACK;
+        for (int k = 0; k < c->pv_length && !tg_game_over(line); k++) {
+            tg_status st = tg_game_play(line, to_move, c->pv[k], 0);
+            if (st != TG_OK)
+                fail_msg("candidate %d, move %d of its line: %s", i, k + 1, tg_status_text(st));
+            to_move = tg_opponent(to_move);
+        }
+        longest = c->pv_length > longest ? c->pv_length : longest;
+        tg_game_free(line);
+    }
+    assert_true(longest >= 6); /* lines deep enough to meet the cycles */
+    tg_search_free(s);
+    tg_game_free(g);
+}
+
+/* Where the ordinary move wins, the choice is not taken: the capture at B1
+ * (White A1 goes) rather than losing B1 and C1. */
+static void test_keeps_the_ordinary_move_where_it_wins(void **state)
+{
+    (void)state;
+    tg_game *g = position("suicide=any capture=choose ko=situational repetition=lose");
+    tg_search_options opt;
+    tg_search_options_default(&opt);
+    opt.max_memory = 16u << 20;
+    tg_search *s = tg_search_new(&opt);
+    assert_non_null(s);
+    tg_search_limits limits = {2000, 0, 0};
+    unsigned flags = TG_PLAY_CAPTURE_OWN;
+    tg_point move;
+    assert_int_equal(tg_search_genmove_choice(s, g, TG_BLACK, &limits, false, &flags, &move), TG_OK);
+    assert_int_equal(flags, 0);
+    assert_int_equal(tg_game_check(g, TG_BLACK, move, 0), TG_OK);
+    tg_search_free(s);
+    tg_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_which_moves),
         cmocka_unit_test(test_no_tree_reuse_after_the_capture_choice),
+        cmocka_unit_test(test_tree_lines_never_repeat),
+        cmocka_unit_test(test_plays_the_capture_choice_where_it_alone_wins),
+        cmocka_unit_test(test_keeps_the_ordinary_move_where_it_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

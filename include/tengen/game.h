@@ -147,6 +147,13 @@ size_t tg_game_render(const tg_game *g, char *buf, size_t len);
  * boards, 4 on small even ones, none under 7x7). */
 bool tg_board_is_star_point(const tg_board *b, tg_point p);
 
+/* The situations of the game since its base (the last setup), oldest
+ * first, the current one last: the stones' Zobrist hash (tg_board's), the
+ * side to move and the number of stones on the board (either may be
+ * NULL), for a search that must not repeat them. */
+int tg_game_situation_count(const tg_game *g);
+uint64_t tg_game_situation_hash(const tg_game *g, int i, tg_color *to_move, int *stones);
+
 /* Hash identifying the current situation (stones, and the side to move
  * under situational superko). */
 uint64_t tg_game_hash(const tg_game *g);

@@ -106,6 +106,7 @@ void tg_search_free(tg_search *s)
     if (!s)
         return;
     tg_search_free(atomic_load(&s->probe));
+    free(s->history);
     tree_pool_free(&s->pools[0]);
     tree_pool_free(&s->pools[1]);
     free(s->root_moves);
@@ -210,6 +211,11 @@ typedef struct worker {
     tg_board board;
     policy_moves moves;
     uint32_t path[MAX_DEPTH + 1];
+    uint64_t path_key[MAX_DEPTH + 1]; /* the situation after each move of the path */
+    uint16_t path_stones[MAX_DEPTH + 1]; /* and its number of stones */
+    int depth;                       /* of the node being expanded */
+    tg_color color;                  /* its side to move */
+    bool one_more_seen;              /* a situation of the game or the path had one stone more */
     uint32_t stamp[TG_MAX_POINTS];  /* AMAF: iteration that set first_color */
     uint8_t first_color[TG_MAX_POINTS];
     uint32_t iteration;
@@ -223,6 +229,100 @@ static bool root_legal(void *ctx, tg_point p)
 {
     const tg_search *s = ctx;
     return tg_game_check(s->game, s->to_move, p, TG_PLAY_ANY_ORDER) == TG_OK;
+}
+
+/* ---- Superko below the root ---------------------------------------------- */
+
+/* A situation as the rule against repetition tells them apart: the stones,
+ * and under situational superko the side to move (never 0: 0 marks an
+ * empty slot of the set). */
+static uint64_t situation_key(const tg_search *s, uint64_t hash, tg_color to_move)
+{
+    uint64_t k = s->situational && to_move == TG_WHITE ? hash ^ 0x5bd1e9955bd1e995ull : hash;
+    return k ? k : 1;
+}
+
+static bool history_has(const tg_search *s, uint64_t key)
+{
+    for (size_t i = key & s->history_mask;; i = (i + 1) & s->history_mask) {
+        if (s->history[i] == key)
+            return true;
+        if (!s->history[i])
+            return false;
+    }
+}
+
+/* The set of the game's situations; superko off when there is no memory
+ * for it (the root stays exact: the game checks it). */
+static void build_history(tg_search *s, const tg_game *g)
+{
+    const tg_rules *rules = tg_game_rules(g);
+    s->superko = rules->ko != TG_KO_SIMPLE;
+    s->situational = rules->ko == TG_KO_SITUATIONAL;
+    if (!s->superko)
+        return;
+    int n = tg_game_situation_count(g);
+    size_t slots = 16;
+    while (slots < 2 * (size_t)n + 2)
+        slots *= 2;
+    if (slots > s->history_mask + 1 || !s->history) {
+        uint64_t *grown = realloc(s->history, slots * sizeof *grown);
+        if (!grown) {
+            s->superko = false;
+            return;
+        }
+        s->history = grown;
+        s->history_mask = slots - 1;
+    }
+    memset(s->history, 0, (s->history_mask + 1) * sizeof *s->history);
+    memset(s->history_stones, 0, sizeof s->history_stones);
+    for (int i = 0; i < n; i++) {
+        tg_color to_move;
+        int stones;
+        uint64_t hash = tg_game_situation_hash(g, i, &to_move, &stones);
+        uint64_t key = situation_key(s, hash, to_move);
+        s->history_stones[stones] = 1;
+        size_t j = key & s->history_mask;
+        while (s->history[j] && s->history[j] != key)
+            j = (j + 1) & s->history_mask;
+        s->history[j] = key;
+    }
+}
+
+/* Does c at p take stones off the board (a capture, a suicide)? */
+static bool removes_stones(const tg_board *b, tg_point p, tg_color c)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    bool lives = tg_nbr_count(b, p, TG_EMPTY) > 0;
+    for (int i = 0; i < 4; i++) {
+        tg_color qc = (tg_color)b->color[p + d[i]];
+        if (qc != TG_BLACK && qc != TG_WHITE)
+            continue;
+        bool atari = tg_chain_in_atari(&b->chain[b->chain_of[p + d[i]]]);
+        if (qc != c && atari)
+            return true;
+        lives |= qc == c && !atari;
+    }
+    return !lives;
+}
+
+static int stones_on(const tg_board *b) { return b->size * b->size - b->empty_count; }
+
+/* tree_expand's test below the root: the move must not recreate a
+ * situation of the game or of the path to this node.  A move that only
+ * adds its stone can do so only where a situation had one stone more than
+ * this one (one_more_seen, set once for the node). */
+static bool tree_legal(void *ctx, tg_point p)
+{
+    const worker *w = ctx;
+    const tg_search *s = w->search;
+    if (!w->one_more_seen && !removes_stones(&w->board, p, w->color))
+        return true;
+    uint64_t key = situation_key(s, tg_board_hash_after(&w->board, p, w->color), tg_opponent(w->color));
+    for (int i = 1; i <= w->depth; i++)
+        if (w->path_key[i] == key)
+            return false;
+    return !history_has(s, key);
 }
 
 /* The child of best value (RAVE blend of the priors, the node's own
@@ -292,7 +392,17 @@ static int descend(worker *w, int *passes)
             if (depth > 0 && stat_get(&n->visits) < EXPAND_VISITS)
                 break;
             tg_point last2 = movers_previous(w);
-            tree_expand_context ctx = {&w->board, c, depth == 0 ? root_legal : NULL, s, last2,
+            w->depth = depth;
+            w->color = c;
+            if (s->superko) {
+                int more = stones_on(&w->board) + 1;
+                w->one_more_seen = s->history_stones[more];
+                for (int i = 1; i <= depth && !w->one_more_seen; i++)
+                    w->one_more_seen = w->path_stones[i] == more;
+            }
+            tree_expand_context ctx = {&w->board, c,
+                                       depth == 0 ? root_legal : s->superko ? tree_legal : NULL,
+                                       depth == 0 ? (void *)s : (void *)w, last2,
                                        s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0};
             if (!tree_expand(pool, node, &ctx))
                 break;
@@ -310,6 +420,10 @@ static int descend(worker *w, int *passes)
         w->moves.point[w->moves.count] = ch->move;
         w->moves.color[w->moves.count++] = (uint8_t)c;
         w->path[++depth] = child;
+        if (s->superko) {
+            w->path_key[depth] = situation_key(s, w->board.hash, tg_opponent(c));
+            w->path_stones[depth] = (uint16_t)stones_on(&w->board);
+        }
         node = child;
         c = tg_opponent(c);
     }
@@ -549,6 +663,7 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     find_root(s, g, color);
     drop_root_if_illegal(s);
+    build_history(s, g);
 }
 
 tg_status tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,

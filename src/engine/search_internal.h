@@ -44,6 +44,14 @@ struct tg_search {
     _Atomic bool stop;
     struct timespec start;
 
+    /* superko below the root (ko=positional or situational): the keys of
+     * the game's situations (search_situation_key), an open-addressing
+     * set of history_mask + 1 slots, 0 for an empty one */
+    bool superko, situational;
+    uint64_t *history;
+    size_t history_mask;
+    uint8_t history_stones[TG_MAX_POINTS + 1]; /* 1: some situation had this many stones */
+
     tg_search_report report;
     /* resignation: by colour, how many of its searches in a row ended
      * below the threshold, and the game's move count at the last one */

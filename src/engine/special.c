@@ -142,7 +142,7 @@ tg_status tg_search_genmove_choice(tg_search *s, const tg_game *g, tg_color colo
         return TG_OK;
     /* the probes' budget: a share of the move's, within its hard limit */
     tg_search_limits each = {0};
-    double share = SPECIAL_SHARE / (n + 1);
+    double share = SPECIAL_SHARE / n;
     int playouts = limits->playouts > 0 ? limits->playouts : limits->seconds > 0 ? 0 : 1000;
     if (playouts > 0)
         each.playouts = (int)(playouts * share) > PROBE_MIN_PLAYOUTS ? (int)(playouts * share) : PROBE_MIN_PLAYOUTS;
@@ -152,14 +152,16 @@ tg_status tg_search_genmove_choice(tg_search *s, const tg_game *g, tg_color colo
         double total = limits->seconds * SPECIAL_SHARE < spare ? limits->seconds * SPECIAL_SHARE : spare;
         if (total <= 0)
             return TG_OK;
-        each.seconds = each.max_seconds = total / (n + 1);
+        each.seconds = each.max_seconds = total / n;
     }
+    /* the search's move is judged by the search itself, the fullest look
+     * at it; a pass that ends the game, by the count */
     double base = s->report.winrate, best = -1;
     int best_i = -1;
-    if (atomic_load(&s->halted))
+    int moves = tg_game_move_count(g);
+    if (*move == TG_PASS && moves > 0 && tg_game_move(g, moves - 1)->point == TG_PASS &&
+        probe_value(s, g, color, TG_PASS, 0, &each, &base) != TG_OK)
         return TG_OK;
-    if (*move != TG_RESIGN && probe_value(s, g, color, *move, 0, &each, &base) != TG_OK)
-        return TG_OK; /* no memory for the probes: the search's move */
     for (int i = 0; i < n && !atomic_load(&s->halted); i++) {
         double v;
         if (probe_value(s, g, color, points[i], choice[i], &each, &v) != TG_OK)

@@ -204,7 +204,7 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
         tg_point p = b->empty[i];
         if (!tactics_move_ok(b, p, ctx->to_move))
             continue;
-        if (ctx->root_legal && !ctx->root_legal(ctx->root_ctx, p))
+        if (ctx->legal && !ctx->legal(ctx->legal_ctx, p))
             continue;
         moves[count++] = p;
     }

@@ -94,9 +94,10 @@ uint32_t tree_new_root(tree_pool *pool);
 typedef struct tree_expand_context {
     const tg_board *board;      /* position at the node */
     tg_color to_move;
-    /* at the root only: the game decides legality (superko, suicide rule) */
-    bool (*root_legal)(void *ctx, tg_point p);
-    void *root_ctx;
+    /* legality beyond the board's (NULL: none): at the root the game's
+     * (superko, the suicide rule), below it the search's superko check */
+    bool (*legal)(void *ctx, tg_point p);
+    void *legal_ctx;
     tg_point last2;             /* to_move's previous move (<= 0: none) */
     /* the visits the move model's prior counts (0: MODEL_PRIOR_VISITS);
      * the search with a value function gives fewer (search.c) */

@@ -241,6 +241,24 @@ void tg_game_set_to_move(tg_game *g, tg_color c)
     g->situations[g->nsituations - 1].to_move = c;
 }
 
+int tg_game_situation_count(const tg_game *g) { return g->nsituations; }
+
+uint64_t tg_game_situation_hash(const tg_game *g, int i, tg_color *to_move, int *stones)
+{
+    if (i < 0 || i >= g->nsituations)
+        return 0;
+    if (to_move)
+        *to_move = g->situations[i].to_move;
+    if (stones) {
+        const uint8_t *snap = g->snapshots + (size_t)i * area_of(g);
+        int n = 0;
+        for (size_t k = 0; k < area_of(g); k++)
+            n += snap[k] == TG_BLACK || snap[k] == TG_WHITE;
+        *stones = n;
+    }
+    return g->situations[i].hash;
+}
+
 uint64_t tg_game_hash(const tg_game *g)
 {
     uint64_t h = g->board.hash;

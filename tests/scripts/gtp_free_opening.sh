@@ -2,7 +2,10 @@
 # gtp_free_opening.sh — the free-opening ruleset through `tengen gtp`
 # itself (issue 43): tengen-predict answers a prediction from the search
 # (W+N, B+N or 0, halves allowed), the same one twice for the same seed,
-# and list_commands lists the ruleset's commands.  Needs TENGEN_BIN.
+# and list_commands lists the ruleset's commands; in a 2x2 position where
+# the capture choice alone wins (solved exactly: test_special_moves.c),
+# tengen-genmove_choice answers it and plain genmove cannot.  Needs
+# TENGEN_BIN.
 set -euo pipefail
 : "${TENGEN_BIN:?TENGEN_BIN must name the tengen binary}"
 
@@ -15,7 +18,7 @@ prediction=$(printf '%s\n' "$out" | grep -E '^= (W|B)\+[0-9]+(\.5)?$|^= 0$' | he
 [ -n "$prediction" ] || { echo "gtp_free_opening: no prediction in:"; printf '%s\n' "$out"; exit 1; }
 again=$(session | grep -E '^= (W|B)\+[0-9]+(\.5)?$|^= 0$' | head -n 1)
 [ "$prediction" = "$again" ] || { echo "gtp_free_opening: $prediction then $again for the same seed"; exit 1; }
-for cmd in tengen-predict tengen-predictions tengen-capture_own tengen-rules; do
+for cmd in tengen-predict tengen-predictions tengen-capture_own tengen-genmove_choice tengen-rules; do
     printf '%s\n' "$out" | grep -qx "$cmd" || { echo "gtp_free_opening: list_commands lacks $cmd"; exit 1; }
 done
 # decide=yes (002 §5.3.2): equal predictions of W+7 let White win at
@@ -26,4 +29,13 @@ for decide in no yes; do
         "$TENGEN_BIN" gtp | grep -o 'komi=[-0-9.]*' | tail -n 1)
     [ "$got" = "komi=$want" ] || { echo "gtp_free_opening: decide=$decide gave $got, not komi=$want"; exit 1; }
 done
-echo "gtp_free_opening: prediction ${prediction#= }, the same twice; commands listed; decide=yes komi -6.5"
+choice() {
+    printf 'boardsize 2\ntengen-rules free-opening\nkomi 0\nplay W B1\nplay B A2\nplay W A1\nplay B B2\nplay W pass\nplay B B1\nplay W A1\nplay B B1\nplay W A2\n%s b\nprintsgf\n' "$1" |
+        "$TENGEN_BIN" gtp --playouts 10000 --seed 3
+}
+out=$(choice tengen-genmove_choice)
+printf '%s\n' "$out" | grep -qx '= B2 own' || { echo "gtp_free_opening: no capture choice in:"; printf '%s\n' "$out"; exit 1; }
+printf '%s\n' "$out" | grep -q ';B\[ba\]CC\[own\]' || { echo "gtp_free_opening: the record lacks CC[own]:"; printf '%s\n' "$out"; exit 1; }
+out=$(choice genmove)
+printf '%s\n' "$out" | grep -q 'CC\[own\]' && { echo "gtp_free_opening: genmove took the capture choice:"; printf '%s\n' "$out"; exit 1; }
+echo "gtp_free_opening: prediction ${prediction#= }, the same twice; commands listed; decide=yes komi -6.5; B2 own where it alone wins"
