@@ -179,15 +179,6 @@ static double now_seconds(void)
 }
 
 /* Sum of the visits of the root's candidates in the last report. */
-static long root_visits(const tg_search *s)
-{
-    const tg_search_report *r = tg_search_last_report(s);
-    long sum = 0;
-    for (int i = 0; i < r->candidate_count; i++)
-        sum += r->candidates[i].visits;
-    return sum;
-}
-
 /* ---- 1. Legal moves only ---------------------------------------------------- */
 
 typedef enum opponent_kind { AGAINST_ITSELF, AGAINST_RANDOM } opponent_kind;
@@ -645,7 +636,7 @@ static void test_search_playout_limit(void **state)
         if (r->playouts < budgets[i] || r->playouts > budgets[i] + 16)
             fail_msg("asked for %d playouts, the search made %d", budgets[i], r->playouts);
         /* a fresh tree: the root's children together had every playout */
-        assert_true(root_visits(s) <= r->playouts);
+        assert_true(ts_root_visits(s) <= r->playouts);
         tg_search_free(s);
     }
     tg_game_free(g);
@@ -815,7 +806,7 @@ static void test_search_tree_reuse(void **state)
         limits = playout_limit(100);
         move = ts_search_genmove(s, g, TG_BLACK, &limits, false);
         assert_legal_answer(g, TG_BLACK, move, "reuse, second move");
-        long visits = root_visits(s);
+        long visits = ts_root_visits(s);
         if (reuse && visits <= tg_search_last_report(s)->playouts)
             fail_msg("tree reuse: the root's children have %ld visits after %d playouts", visits,
                      tg_search_last_report(s)->playouts);
@@ -828,7 +819,7 @@ static void test_search_tree_reuse(void **state)
         tg_search_clear(s);
         move = ts_search_genmove(s, g, TG_BLACK, &limits, false);
         assert_legal_answer(g, TG_BLACK, move, "reuse, after clear");
-        assert_true(root_visits(s) <= tg_search_last_report(s)->playouts);
+        assert_true(ts_root_visits(s) <= tg_search_last_report(s)->playouts);
         tg_search_free(s);
         tg_game_free(g);
     }

@@ -21,6 +21,7 @@
 
 #include "engine/search_internal.h"
 #include "tengen/search.h"
+#include "test_support.h"
 
 static tg_point at(const tg_game *g, const char *vertex)
 {
@@ -84,13 +85,16 @@ static void test_which_moves(void **state)
     tg_game_free(g);
 }
 
-static long root_visits(const tg_search *s)
+/* A search of one thread with a tree of `mib` MiB and the seed. */
+static tg_search *new_search(unsigned mib, uint64_t seed)
 {
-    const tg_search_report *r = tg_search_last_report(s);
-    long sum = 0;
-    for (int i = 0; i < r->candidate_count; i++)
-        sum += r->candidates[i].visits;
-    return sum;
+    tg_search_options opt;
+    tg_search_options_default(&opt);
+    opt.max_memory = (size_t)mib << 20;
+    opt.seed = seed;
+    tg_search *s = tg_search_new(&opt);
+    assert_non_null(s);
+    return s;
 }
 
 /* The tree's child for B1 is the ordinary capture of A1: after Black takes
@@ -99,11 +103,7 @@ static void test_no_tree_reuse_after_the_capture_choice(void **state)
 {
     (void)state;
     tg_game *g = position("suicide=any capture=choose ko=situational repetition=lose");
-    tg_search_options opt;
-    tg_search_options_default(&opt);
-    opt.max_memory = 16u << 20;
-    tg_search *s = tg_search_new(&opt);
-    assert_non_null(s);
+    tg_search *s = new_search(16, 1);
     tg_search_limits limits = {1500, 0, 0};
     tg_point move;
     assert_int_equal(tg_search_genmove(s, g, TG_BLACK, &limits, false, &move), TG_OK);
@@ -116,7 +116,7 @@ static void test_no_tree_reuse_after_the_capture_choice(void **state)
     assert_int_equal(tg_game_play(g, TG_BLACK, at(g, "B1"), TG_PLAY_CAPTURE_OWN), TG_OK);
     limits.playouts = 100;
     assert_int_equal(tg_search_genmove(s, g, TG_WHITE, &limits, false, &move), TG_OK);
-    assert_true(root_visits(s) <= tg_search_last_report(s)->playouts);
+    assert_true(ts_root_visits(s) <= tg_search_last_report(s)->playouts);
     /* the ordinary capture at B1 is followed into the kept tree */
     tg_game_free(g);
     g = position("suicide=any capture=choose ko=situational repetition=lose");
@@ -125,7 +125,7 @@ static void test_no_tree_reuse_after_the_capture_choice(void **state)
     assert_int_equal(tg_game_play(g, TG_BLACK, at(g, "B1"), 0), TG_OK);
     limits.playouts = 100;
     assert_int_equal(tg_search_genmove(s, g, TG_WHITE, &limits, false, &move), TG_OK);
-    assert_true(root_visits(s) > tg_search_last_report(s)->playouts);
+    assert_true(ts_root_visits(s) > tg_search_last_report(s)->playouts);
     tg_search_free(s);
     tg_game_free(g);
 }
@@ -175,12 +175,7 @@ static void test_plays_the_capture_choice_where_it_alone_wins(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (uint64_t seed = 1; seed <= 2; seed++) {
             tg_game *g = replay(cases[i].moves, cases[i].komi);
-            tg_search_options opt;
-            tg_search_options_default(&opt);
-            opt.max_memory = 32u << 20;
-            opt.seed = seed;
-            tg_search *s = tg_search_new(&opt);
-            assert_non_null(s);
+            tg_search *s = new_search(32, seed);
             tg_search_limits limits = {10000, 0, 0};
             unsigned flags = TG_PLAY_CAPTURE_OWN;
             tg_point move;
@@ -208,11 +203,7 @@ static void test_tree_lines_never_repeat(void **state)
 {
     (void)state;
     tg_game *g = replay("W:B1 B:A2 W:A1 B:B2 W:pass B:B1 W:A1 B:B1 W:A2", "komi=0");
-    tg_search_options opt;
-    tg_search_options_default(&opt);
-    opt.max_memory = 32u << 20;
-    tg_search *s = tg_search_new(&opt);
-    assert_non_null(s);
+    tg_search *s = new_search(32, 1);
     tg_search_limits limits = {20000, 0, 0};
     assert_int_equal(tg_search_run(s, g, TG_BLACK, &limits, 0, NULL, NULL, NULL), TG_OK);
     const tg_search_report *r = tg_search_last_report(s);
@@ -243,11 +234,7 @@ static void test_keeps_the_ordinary_move_where_it_wins(void **state)
 {
     (void)state;
     tg_game *g = position("suicide=any capture=choose ko=situational repetition=lose");
-    tg_search_options opt;
-    tg_search_options_default(&opt);
-    opt.max_memory = 16u << 20;
-    tg_search *s = tg_search_new(&opt);
-    assert_non_null(s);
+    tg_search *s = new_search(16, 1);
     tg_search_limits limits = {2000, 0, 0};
     unsigned flags = TG_PLAY_CAPTURE_OWN;
     tg_point move;

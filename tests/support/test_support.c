@@ -330,3 +330,12 @@ tg_point ts_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_
     assert_int_equal(tg_search_run(s, g, color, limits, interval_seconds, progress, ctx, &move), TG_OK);
     return move;
 }
+
+long ts_root_visits(const tg_search *s)
+{
+    const tg_search_report *r = tg_search_last_report(s);
+    long sum = 0;
+    for (int i = 0; i < r->candidate_count; i++)
+        sum += r->candidates[i].visits;
+    return sum;
+}

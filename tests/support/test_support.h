@@ -104,5 +104,8 @@ tg_point ts_search_genmove(tg_search *s, const tg_game *g, tg_color color, const
                            bool cleanup);
 tg_point ts_search_run(tg_search *s, const tg_game *g, tg_color color, const tg_search_limits *limits,
                        double interval_seconds, tg_search_progress_fn progress, void *ctx);
+/* The visits of the root's children in the search's last report: more than
+ * the decision's playouts when a tree kept from earlier moves was reused. */
+long ts_root_visits(const tg_search *s);
 
 #endif
