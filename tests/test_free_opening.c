@@ -155,6 +155,16 @@ static void test_F6_repetition_loses(void **state)
     tg_control_outcome out;
     assert_int_equal(tg_control_play(&ctl, TG_BLACK, at(g, "C2"), 0, &out), TG_OK);
     assert_int_equal(out.action, TG_ACTION_PLAYED);
+    /* the capture choice at the ko's point retakes nothing and repeats
+     * nothing: White's stone goes, Black's C2 stays, Black to move */
+    tg_game *choice = tg_game_clone(g);
+    assert_int_equal(tg_game_play(choice, TG_WHITE, at(g, "B2"), TG_PLAY_CAPTURE_OWN), TG_OK);
+    assert_int_equal(tg_board_at(tg_game_board(choice), at(g, "B2")), TG_EMPTY);
+    assert_int_equal(tg_board_at(tg_game_board(choice), at(g, "C2")), TG_BLACK);
+    assert_int_equal(tg_game_to_move(choice), TG_BLACK);
+    /* and Black may then connect at B2 */
+    assert_int_equal(tg_game_check(choice, TG_BLACK, at(g, "B2"), 0), TG_OK);
+    tg_game_free(choice);
     assert_int_equal(tg_control_play(&ctl, TG_WHITE, at(g, "B2"), 0, &out), TG_OK);
     assert_int_equal(out.action, TG_ACTION_FORFEIT);
     assert_int_equal(tg_game_result(g)->kind, TG_RESULT_FORFEIT);

@@ -350,6 +350,10 @@ tg_status tg_game_check(const tg_game *g, tg_color color, tg_point point, unsign
                               : g->rules.suicide   ? TG_SUICIDE_MULTI_STONE
                                                    : TG_SUICIDE_FORBIDDEN;
     tg_status st = tg_board_check(&g->board, point, color, suicide);
+    /* the capture choice at a ko's point retakes nothing: its stone goes,
+     * and only the rule against repetition can forbid it */
+    if (st == TG_ERR_KO && (flags & TG_PLAY_CAPTURE_OWN))
+        st = TG_OK;
     if (st != TG_OK)
         return st;
     if (flags & TG_PLAY_CAPTURE_OWN) {
