@@ -6,8 +6,8 @@
  * rules; a tree kept from an earlier search is never taken for the
  * position after a capture choice, whose point it holds as the ordinary
  * capture; the tree's lines never repeat a situation; the search plays
- * such a move where it alone wins (positions solved exactly) and keeps
- * the ordinary move where that wins.
+ * the capture choice and a plain suicide where each alone wins (positions
+ * solved exactly) and keeps the ordinary move where that wins.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -228,6 +228,70 @@ static void test_tree_lines_never_repeat(void **state)
     tg_game_free(g);
 }
 
+/* A game from a file of GTP lines (boardsize, tengen-rules, komi, play,
+ * tengen-capture_own), as tests/data/special holds them. */
+static tg_game *load_gtp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[128];
+    tg_rules r;
+    int size = 19;
+    tg_game *g = NULL;
+    char err[160];
+    while (fgets(line, sizeof line, f)) {
+        char cmd[32], a[32] = "", b[32] = "";
+        if (sscanf(line, "%31s %31s %31s", cmd, a, b) < 2)
+            continue;
+        if (!strcmp(cmd, "boardsize")) {
+            size = atoi(a);
+        } else if (!strcmp(cmd, "tengen-rules")) {
+            assert_int_equal(tg_rules_preset(&r, a), TG_OK);
+        } else if (!strcmp(cmd, "komi")) {
+            char k[48];
+            snprintf(k, sizeof k, "komi=%s", a);
+            assert_int_equal(tg_rules_apply(&r, k, err, sizeof err), TG_OK);
+            g = tg_game_new(size, &r);
+            assert_non_null(g);
+        } else {
+            assert_non_null(g);
+            tg_color c = a[0] == 'B' || a[0] == 'b' ? TG_BLACK : TG_WHITE;
+            unsigned flags = !strcmp(cmd, "tengen-capture_own") ? TG_PLAY_CAPTURE_OWN : 0;
+            tg_point p;
+            assert_int_equal(tg_vertex_parse(tg_game_board(g), b, &p), TG_OK);
+            assert_int_equal(tg_game_play(g, c, p, flags), TG_OK);
+        }
+    }
+    fclose(f);
+    return g;
+}
+
+/* A plain suicide where it alone wins: 3x3 after 995 moves (a history full
+ * of cycles, found by a search over histories and solved exactly), Black
+ * to move, komi -6.5.  The pass loses by 9 points (White fills its own eye
+ * at A3, which makes its capture at C2 legal again), the one-stone suicide
+ * at A3 as much; the suicide of C1 and C2 wins.  The tree sees White's eye
+ * fill only because, where a repetition has refused every other move, it
+ * gives the own eyes as moves. */
+static void test_plays_a_suicide_where_it_alone_wins(void **state)
+{
+    (void)state;
+    tg_game *g = load_gtp("data/special/suicide_3x3.gtp");
+    assert_int_equal(tg_game_move_count(g), 995);
+    assert_int_equal(tg_game_to_move(g), TG_BLACK);
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        tg_search *s = new_search(16, seed);
+        tg_search_limits limits = {2000, 0, 0};
+        unsigned flags = TG_PLAY_CAPTURE_OWN;
+        tg_point move;
+        assert_int_equal(tg_search_genmove_choice(s, g, TG_BLACK, &limits, false, &flags, &move), TG_OK);
+        assert_int_equal(move, at(g, "C2"));
+        assert_int_equal(flags, 0); /* a plain move: genmove can answer it */
+        tg_search_free(s);
+    }
+    tg_game_free(g);
+}
+
 /* Where the ordinary move wins, the choice is not taken: the capture at B1
  * (White A1 goes) rather than losing B1 and C1. */
 static void test_keeps_the_ordinary_move_where_it_wins(void **state)
@@ -252,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_no_tree_reuse_after_the_capture_choice),
         cmocka_unit_test(test_tree_lines_never_repeat),
         cmocka_unit_test(test_plays_the_capture_choice_where_it_alone_wins),
+        cmocka_unit_test(test_plays_a_suicide_where_it_alone_wins),
         cmocka_unit_test(test_keeps_the_ordinary_move_where_it_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -403,7 +403,7 @@ static int descend(worker *w, int *passes)
             tree_expand_context ctx = {&w->board, c,
                                        depth == 0 ? root_legal : s->superko ? tree_legal : NULL,
                                        depth == 0 ? (void *)s : (void *)w, last2,
-                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0};
+                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, depth > 0 && s->superko};
             if (!tree_expand(pool, node, &ctx))
                 break;
         }

@@ -200,13 +200,23 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
     const tg_board *b = ctx->board;
     tg_point moves[TG_MAX_POINTS + 1];
     int count = 0;
+    bool refused = false;
     for (int i = 0; i < b->empty_count; i++) {
         tg_point p = b->empty[i];
         if (!tactics_move_ok(b, p, ctx->to_move))
             continue;
-        if (ctx->legal && !ctx->legal(ctx->legal_ctx, p))
+        if (ctx->legal && !ctx->legal(ctx->legal_ctx, p)) {
+            refused = true;
             continue;
+        }
         moves[count++] = p;
+    }
+    bool eyes_only = count == 0 && refused && ctx->eye_fills;
+    for (int i = 0; eyes_only && i < b->empty_count; i++) {
+        tg_point p = b->empty[i];
+        if (tg_board_is_eye(b, p, ctx->to_move) && tg_board_check(b, p, ctx->to_move, TG_SUICIDE_FORBIDDEN) == TG_OK &&
+            (!ctx->legal || ctx->legal(ctx->legal_ctx, p)))
+            moves[count++] = p;
     }
     moves[count++] = TG_PASS;
     uint32_t first = pool_alloc(pool, (uint32_t)count);

@@ -102,6 +102,11 @@ typedef struct tree_expand_context {
     /* the visits the move model's prior counts (0: MODEL_PRIOR_VISITS);
      * the search with a value function gives fewer (search.c) */
     int model_prior_visits;
+    /* where no move but the pass is left because `legal` refused the
+     * others (a repetition), give c's own eyes as moves too: filling one
+     * makes the board new, and the refused capture legal again (set below
+     * the root where superko is in force; the root never fills an eye) */
+    bool eye_fills;
 } tree_expand_context;
 
 /* Give node `n` its children with their priors.  Returns false (and leaves
