@@ -266,30 +266,44 @@ static tg_game *load_gtp(const char *path)
     return g;
 }
 
-/* A plain suicide where it alone wins: 3x3 after 995 moves (a history full
- * of cycles, found by a search over histories and solved exactly), Black
- * to move, komi -6.5.  The pass loses by 9 points (White fills its own eye
- * at A3, which makes its capture at C2 legal again), the one-stone suicide
- * at A3 as much; the suicide of C1 and C2 wins.  The tree sees White's eye
+/* A plain suicide where it alone wins, in two 3x3 positions after long
+ * histories full of cycles (found by a search over histories and solved
+ * exactly), Black to move, komi -6.5.  suicide_3x3 (995 moves): the
+ * suicide of C1 and C2 wins; the pass loses by 9 points (White fills its
+ * own eye at A3, which makes its capture at C2 legal again), the one-stone
+ * suicide at A3 as much.  suicide_3x3_two (603 moves): of two suicides of
+ * two stones, A1 wins (White's capture of B3 would then repeat a
+ * situation) and A3 loses, as the pass does.  The tree sees White's eye
  * fill only because, where a repetition has refused every other move, it
  * gives the own eyes as moves. */
 static void test_plays_a_suicide_where_it_alone_wins(void **state)
 {
     (void)state;
-    tg_game *g = load_gtp("data/special/suicide_3x3.gtp");
-    assert_int_equal(tg_game_move_count(g), 995);
-    assert_int_equal(tg_game_to_move(g), TG_BLACK);
-    for (uint64_t seed = 1; seed <= 2; seed++) {
-        tg_search *s = new_search(16, seed);
-        tg_search_limits limits = {2000, 0, 0};
-        unsigned flags = TG_PLAY_CAPTURE_OWN;
-        tg_point move;
-        assert_int_equal(tg_search_genmove_choice(s, g, TG_BLACK, &limits, false, &flags, &move), TG_OK);
-        assert_int_equal(move, at(g, "C2"));
-        assert_int_equal(flags, 0); /* a plain move: genmove can answer it */
-        tg_search_free(s);
+    static const struct {
+        const char *path;
+        int moves;
+        const char *answer;
+    } cases[] = {
+        {"data/special/suicide_3x3.gtp", 995, "C2"},
+        {"data/special/suicide_3x3_two.gtp", 603, "A1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tg_game *g = load_gtp(cases[i].path);
+        assert_int_equal(tg_game_move_count(g), cases[i].moves);
+        assert_int_equal(tg_game_to_move(g), TG_BLACK);
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            tg_search *s = new_search(16, seed);
+            tg_search_limits limits = {2000, 0, 0};
+            unsigned flags = TG_PLAY_CAPTURE_OWN;
+            tg_point move;
+            assert_int_equal(tg_search_genmove_choice(s, g, TG_BLACK, &limits, false, &flags, &move), TG_OK);
+            if (move != at(g, cases[i].answer) || flags != 0)
+                fail_msg("%s, seed %llu: move %d flags %u, expected %s", cases[i].path, (unsigned long long)seed,
+                         move, flags, cases[i].answer);
+            tg_search_free(s);
+        }
+        tg_game_free(g);
     }
-    tg_game_free(g);
 }
 
 /* Where the ordinary move wins, the choice is not taken: the capture at B1
