@@ -3,7 +3,10 @@
 # person (first player) and tengen place the four opening stones in turn
 # (a pass refused), the person seals a prediction and tengen reveals its
 # own only after; the colours and the threshold follow, and the record has
-# RU[free-opening], the threshold as KM, PF, PS and FC.  Needs TENGEN_BIN.
+# RU[free-opening], the threshold as KM, PF, PS and FC; a late prediction
+# loses on time; "VERTEX own" asks for the capture choice where the rules
+# have it (refused with the reason where the move leaves no choice) and is
+# no move where they do not.  Needs TENGEN_BIN.
 set -euo pipefail
 : "${TENGEN_BIN:?TENGEN_BIN must name the tengen binary}"
 dir=$(mktemp -d)
@@ -33,4 +36,15 @@ grep -q ';W\[ee\];B\[[a-i][a-i]\];W\[[a-i][a-i]\];B\[cg\]' <<< "$sgf" || fail "t
 grep -q "you lose on time" "$dir/out.txt" || fail "a late prediction was not lost on time"
 sgf=$(tr -d '\n' < "$dir/late.sgf")
 grep -q 'RE\[B+T\]' <<< "$sgf" && grep -q 'PW\[Human\]' <<< "$sgf" || fail "the record of the time loss: $sgf"
-echo "play_free_opening: opening W B W B placed in turn, predictions sealed and revealed, record complete; a late prediction lost on time"
+# the capture choice typed by the person: refused with its reason on an
+# empty board under capture=choose, not a move at all under the Chinese rules
+printf 'C3 own\nquit\n' |
+    timeout 60 "$TENGEN_BIN" play --rules "chinese capture=choose" --size 5 --color black --playouts 20 \
+        --sgf "$dir/own.sgf" > "$dir/out.txt" 2>&1 || fail "tengen play failed"
+grep -q "Illegal move: the capture choice needs a move that leaves both sides' chains without liberties" "$dir/out.txt" ||
+    fail "'C3 own' was not refused for want of a choice"
+printf 'C3 own\nquit\n' |
+    timeout 60 "$TENGEN_BIN" play --size 5 --color black --playouts 20 --sgf "$dir/own.sgf" > "$dir/out.txt" 2>&1 ||
+    fail "tengen play failed"
+grep -q "'C3 own' is not a vertex of this board or a command" "$dir/out.txt" || fail "'C3 own' was taken under the Chinese rules"
+echo "play_free_opening: opening W B W B placed in turn, predictions sealed and revealed, record complete; a late prediction lost on time; 'C3 own' refused with its reason"
