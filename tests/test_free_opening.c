@@ -120,6 +120,17 @@ static void test_F5_capture_choice_and_suicide(void **state)
     assert_int_equal(tg_board_at(tg_game_board(copy), at(copy, "B2")), TG_BLACK);
     assert_int_equal(tg_board_at(tg_game_board(copy), at(copy, "A1")), TG_EMPTY);
     assert_int_equal(tg_board_at(tg_game_board(copy), at(copy, "A2")), TG_WHITE);
+    /* the move as text, for every front end: "VERTEX own" where the choice may be named */
+    tg_point p;
+    unsigned flags;
+    assert_int_equal(tg_move_parse(b, " a1  own ", true, &p, &flags), TG_OK);
+    assert_true(p == at(copy, "A1") && flags == TG_PLAY_CAPTURE_OWN);
+    assert_int_equal(tg_move_parse(b, "A1", true, &p, &flags), TG_OK);
+    assert_int_equal(flags, 0);
+    assert_int_equal(tg_move_parse(b, "A1 own", false, &p, &flags), TG_ERR_PARSE);
+    assert_int_equal(tg_move_parse(b, "A1 own now", true, &p, &flags), TG_ERR_PARSE);
+    assert_int_equal(tg_move_parse(b, "Z9 own", true, &p, &flags), TG_ERR_OFF_BOARD);
+    assert_int_equal(tg_move_parse(b, "resign", true, &p, &flags), TG_ERR_PARSE);
     /* no choice where only one side is dead */
     assert_int_equal(tg_game_check(copy, TG_BLACK, at(copy, "E5"), TG_PLAY_CAPTURE_OWN), TG_ERR_NOT_ALLOWED);
     /* a single-stone suicide: the stone leaves, the board is as before */

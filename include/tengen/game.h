@@ -88,6 +88,11 @@ tg_status tg_game_check(const tg_game *g, tg_color color, tg_point point, unsign
 tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flags);
 /* Undo the last move (or the end state a resignation/time-out set). */
 tg_status tg_game_undo(tg_game *g);
+/* A move as text: a vertex ("D4", "pass") or, where own_ok, "VERTEX own"
+ * for the capture choice (*flags TG_PLAY_CAPTURE_OWN; else 0); blanks
+ * around the words allowed.  TG_ERR_PARSE for anything else, and
+ * TG_ERR_OFF_BOARD as tg_vertex_parse. */
+tg_status tg_move_parse(const tg_board *b, const char *text, bool own_ok, tg_point *p, unsigned *flags);
 /* Whether move i (0-based) took the capture choice (TG_PLAY_CAPTURE_OWN). */
 bool tg_game_move_captured_own(const tg_game *g, int i);
 

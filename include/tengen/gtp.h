@@ -66,6 +66,10 @@ typedef struct tg_gtp_player {
 
 typedef struct tg_gtp tg_gtp;
 
+/* The command that tells an engine c's move p: "play b D4", or with
+ * TG_PLAY_CAPTURE_OWN in flags "tengen-capture_own b D4". */
+void tg_gtp_move_command(const tg_board *b, tg_color c, tg_point p, unsigned flags, char *buf, size_t len);
+
 /* ---- Commands added by the front end ------------------------------------ */
 
 /* The answer of a front-end command while it is being written. */

@@ -539,20 +539,6 @@ static input_kind read_line(play_session *s, char *line, size_t len)
 
 /* ---- the person ---------------------------------------------------------- */
 
-/* A vertex, or under capture=choose "VERTEX own" for the capture choice
- * (002 §4.3: the mover's own chains go). */
-static tg_status parse_human_move(const tg_game *g, const char *line, tg_point *p, unsigned *flags)
-{
-    char vertex[16], own[8], extra;
-    *flags = 0;
-    int n = sscanf(line, "%15s %7s %c", vertex, own, &extra);
-    if (n == 2 && tg_game_rules(g)->capture_choice && !strcasecmp(own, "own"))
-        *flags = TG_PLAY_CAPTURE_OWN;
-    else if (n != 1)
-        return TG_ERR_PARSE;
-    return tg_vertex_parse(tg_game_board(g), vertex, p);
-}
-
 /* One line of the person's input. */
 static void handle_input(play_session *s, const char *line, bool *quit)
 {
@@ -580,7 +566,7 @@ static void handle_input(play_session *s, const char *line, bool *quit)
                 printf("Nothing to undo.\n");
                 break;
             }
-    } else if (parse_human_move(g, line, &p, &flags) != TG_OK) {
+    } else if (tg_move_parse(tg_game_board(g), line, tg_game_rules(g)->capture_choice, &p, &flags) != TG_OK) {
         printf("'%s' is not a vertex of this board or a command (type help).\n", line);
     } else {
         tg_status st = tg_game_check(g, o->human, p, flags);

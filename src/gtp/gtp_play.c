@@ -10,6 +10,8 @@
  * move arrives: in GTP the controller is the referee (a cycle's outcome is
  * kept for final_score).
  */
+#include <stdio.h>
+
 #include "gtp/gtp_internal.h"
 
 /* The arguments COLOR VERTEX of play and is_legal. */
@@ -40,6 +42,14 @@ int gtp_cmd_play(tg_gtp *e, int argc, char **argv)
 {
     (void)argc;
     return play_with(e, argv, 0);
+}
+
+void tg_gtp_move_command(const tg_board *b, tg_color c, tg_point p, unsigned flags, char *buf, size_t len)
+{
+    char vertex[8];
+    tg_point_to_vertex(b, p, vertex);
+    snprintf(buf, len, "%s %c %s", flags & TG_PLAY_CAPTURE_OWN ? "tengen-capture_own" : "play",
+             c == TG_BLACK ? 'b' : 'w', vertex);
 }
 
 /* tengen-capture_own COLOR VERTEX: the move with the free-opening ruleset's

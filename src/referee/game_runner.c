@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "referee/referee_internal.h"
+#include "tengen/gtp.h"
 #include "tengen/score.h"
 
 /* Under the reject policy an engine gets this many tries per turn. */
@@ -163,9 +164,8 @@ static bool take_back(game_runner *r, tg_color color, bool *undone)
  * it is the mover being told its own replaced move: then it is replayed. */
 static void tell_move(game_runner *r, tg_color whom, tg_color color, tg_point point, bool own)
 {
-    char vertex[8], line[48], answer[128];
-    tg_point_to_vertex(tg_game_board(r->game), point, vertex);
-    snprintf(line, sizeof line, "%s %c %s", own ? "tengen-capture_own" : "play", color_letter(color), vertex);
+    char line[48], answer[128];
+    tg_gtp_move_command(tg_game_board(r->game), color, point, own ? TG_PLAY_CAPTURE_OWN : 0, line, sizeof line);
     tg_reply reply = tg_engine_send(r->engine[whom], line, runner_answer_deadline(r), answer,
                                     sizeof answer);
     if (reply == TG_REPLY_OK)
@@ -266,14 +266,8 @@ static bool answered(game_runner *r, tg_color color, const char *answer, bool ch
         return false;
     }
     tg_point point;
-    char vertex[16], word[8], extra;
-    unsigned flags = 0;
-    int words = sscanf(answer, "%15s %7s %c", vertex, word, &extra);
-    if (choice && words == 2 && !strcasecmp(word, "own"))
-        flags = TG_PLAY_CAPTURE_OWN;
-    else if (words != 1)
-        vertex[0] = '\0'; /* not a move */
-    tg_status st = tg_vertex_parse(tg_game_board(r->game), vertex, &point);
+    unsigned flags;
+    tg_status st = tg_move_parse(tg_game_board(r->game), answer, choice, &point, &flags);
     if (st == TG_ERR_PARSE) {
         runner_forfeit(r, color, TG_END_GARBAGE, "%s: genmove -> '%s' is not a move", name, answer);
         return false;

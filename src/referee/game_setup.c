@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "referee/referee_internal.h"
+#include "tengen/gtp.h"
 #include "tengen/sgf.h"
 
 int64_t runner_answer_deadline(const game_runner *r)
@@ -180,10 +181,9 @@ static bool replay_moves(game_runner *r, tg_color color)
     const tg_board *b = tg_game_board(r->game);
     for (int i = 0; i < tg_game_move_count(r->game); i++) {
         const tg_move *m = tg_game_move(r->game, i);
-        char vertex[8], line[48];
-        tg_point_to_vertex(b, m->point, vertex);
-        snprintf(line, sizeof line, "%s %c %s", tg_game_move_captured_own(r->game, i) ? "tengen-capture_own" : "play",
-                 m->color == TG_BLACK ? 'b' : 'w', vertex);
+        char line[48];
+        tg_gtp_move_command(b, m->color, m->point, tg_game_move_captured_own(r->game, i) ? TG_PLAY_CAPTURE_OWN : 0,
+                            line, sizeof line);
         if (!obey(r, color, line))
             return false;
     }

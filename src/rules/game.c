@@ -12,8 +12,10 @@
  * with the ruleset's cycle outcome.
  */
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tengen/game.h"
 
@@ -408,6 +410,18 @@ tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flag
         g->cycle_plies = g->nplies;
     }
     return TG_OK;
+}
+
+tg_status tg_move_parse(const tg_board *b, const char *text, bool own_ok, tg_point *p, unsigned *flags)
+{
+    char vertex[16], word[8], extra;
+    *flags = 0;
+    int words = sscanf(text, "%15s %7s %c", vertex, word, &extra);
+    if (words == 2 && own_ok && !strcasecmp(word, "own"))
+        *flags = TG_PLAY_CAPTURE_OWN;
+    else if (words != 1)
+        return TG_ERR_PARSE;
+    return tg_vertex_parse(b, vertex, p);
 }
 
 bool tg_game_move_captured_own(const tg_game *g, int i)

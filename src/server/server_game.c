@@ -14,6 +14,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include "tengen/gtp.h"
+
 static void schedule(server *s, live *lv);
 static void ask_engine(server *s, live *lv);
 static void swap_commands(live *lv);
@@ -329,10 +331,10 @@ static char *engine_setup(const room *r, bool tengen)
     }
     for (int i = 0; i < tg_game_move_count(r->game); i++) {
         const tg_move *m = tg_game_move(r->game, i);
-        char v[8];
-        tg_point_to_vertex(b, m->point, v);
-        n += (size_t)sprintf(text + n, "%s %c %s\n", tg_game_move_captured_own(r->game, i) ? "tengen-capture_own" : "play",
-                             m->color == TG_BLACK ? 'b' : 'w', v);
+        tg_gtp_move_command(b, m->color, m->point, tg_game_move_captured_own(r->game, i) ? TG_PLAY_CAPTURE_OWN : 0,
+                            text + n, 32);
+        n += strlen(text + n);
+        text[n++] = '\n';
     }
     text[n] = '\0';
     return text;
@@ -401,13 +403,12 @@ static void engine_prediction(const engine_job *job, room_event *ev)
  * tengen-genmove_choice asked; false for resign or garbage. */
 static bool engine_move(const room *r, const engine_job *job, room_event *ev)
 {
-    char vertex[16], word[8], extra;
-    int words = sscanf(job->move, "%15s %7s %c", vertex, word, &extra);
-    if (words == 2 && !strcasecmp(word, "own") && !strncmp(job->genmove, "tengen-genmove_choice", 21))
-        ev->own = true;
-    else if (words != 1)
-        return false;
-    return strcasecmp(vertex, "resign") != 0 && tg_vertex_parse(tg_game_board(r->game), vertex, &ev->point) == TG_OK;
+    unsigned flags;
+    bool choice = !strncmp(job->genmove, "tengen-genmove_choice", 21);
+    if (tg_move_parse(tg_game_board(r->game), job->move, choice, &ev->point, &flags) != TG_OK)
+        return false; /* resign, or not a move */
+    ev->own = flags & TG_PLAY_CAPTURE_OWN;
+    return true;
 }
 
 void game_engine_answers(server *s)
