@@ -202,6 +202,16 @@ static inline bool tg_chain_in_atari_at(const tg_chain *ch, tg_point q)
 {
     return tg_chain_libs_all(ch, tg_lib_code(q));
 }
+/* Does c at the empty point p capture: is p the last liberty of a chain
+ * of the opponent's next to it? */
+static inline bool tg_board_captures(const tg_board *b, tg_point p, tg_color c)
+{
+    const int d[4] = {-1, 1, -b->stride, b->stride};
+    for (int i = 0; i < 4; i++)
+        if (b->color[p + d[i]] == tg_opponent(c) && tg_chain_in_atari_at(&b->chain[b->chain_of[p + d[i]]], p))
+            return true;
+    return false;
+}
 /* The single liberty of a chain in atari. */
 static inline tg_point tg_chain_atari_point(const tg_chain *ch)
 {

@@ -289,34 +289,18 @@ static void build_history(tg_search *s, const tg_game *g)
     }
 }
 
-/* Does c at p take stones off the board (a capture, a suicide)? */
-static bool removes_stones(const tg_board *b, tg_point p, tg_color c)
-{
-    const int d[4] = {-1, 1, -b->stride, b->stride};
-    bool lives = tg_nbr_count(b, p, TG_EMPTY) > 0;
-    for (int i = 0; i < 4; i++) {
-        tg_color qc = (tg_color)b->color[p + d[i]];
-        if (qc != TG_BLACK && qc != TG_WHITE)
-            continue;
-        bool atari = tg_chain_in_atari(&b->chain[b->chain_of[p + d[i]]]);
-        if (qc != c && atari)
-            return true;
-        lives |= qc == c && !atari;
-    }
-    return !lives;
-}
-
 static int stones_on(const tg_board *b) { return b->size * b->size - b->empty_count; }
 
 /* tree_expand's test below the root: the move must not recreate a
- * situation of the game or of the path to this node.  A move that only
- * adds its stone can do so only where a situation had one stone more than
- * this one (one_more_seen, set once for the node). */
+ * situation of the game or of the path to this node.  The tree holds no
+ * suicide, so a move that captures nothing only adds its stone, and can
+ * repeat only where a situation had one stone more than this one
+ * (one_more_seen, set once for the node). */
 static bool tree_legal(void *ctx, tg_point p)
 {
     const worker *w = ctx;
     const tg_search *s = w->search;
-    if (!w->one_more_seen && !removes_stones(&w->board, p, w->color))
+    if (!w->one_more_seen && !tg_board_captures(&w->board, p, w->color))
         return true;
     uint64_t key = situation_key(s, tg_board_hash_after(&w->board, p, w->color), tg_opponent(w->color));
     for (int i = 1; i <= w->depth; i++)

@@ -37,11 +37,6 @@ typedef struct special_move {
     int lost;                  /* own stones removed, the new one included */
 } special_move;
 
-static bool has_own_neighbour(const tg_board *b, tg_point p, tg_color c)
-{
-    return tg_nbr_count(b, p, c) > 0;
-}
-
 static int by_stones_lost(const void *a, const void *b)
 {
     const special_move *x = a, *y = b;
@@ -62,7 +57,7 @@ int search_special_moves(const tg_game *g, tg_color color, unsigned allowed, tg_
     for (int i = 0; i < b->empty_count; i++) {
         tg_point p = b->empty[i];
         /* a single stone's suicide or capture choice is a pass that does not offer to end */
-        if (!has_own_neighbour(b, p, color))
+        if (tg_nbr_count(b, p, color) == 0)
             continue;
         tg_board after;
         if (own_choice && tg_board_both_sides_dead(b, p, color) &&
