@@ -42,7 +42,7 @@ static int times_chosen(const tg_board *b, tg_color c, tg_point last2, const cha
         tg_board copy;
         tg_board_copy(&copy, b);
         policy_moves moves = {0};
-        policy_playout(&copy, c, last2, &rng, 1, &moves);
+        policy_playout(&copy, c, last2, &rng, 1, &moves, NULL);
         n += moves.count == 1 && moves.point[0] == at(b, where);
     }
     return n;
@@ -239,7 +239,7 @@ static void test_playouts_break_a_false_seki(void **state)
         tg_board_copy(&copy, &b);
         tg_rng rng;
         tg_rng_seed(&rng, seed);
-        policy_playout(&copy, TG_WHITE, TG_NO_POINT, &rng, 300, NULL);
+        policy_playout(&copy, TG_WHITE, TG_NO_POINT, &rng, 300, NULL, NULL);
         uint8_t owner[TG_MAX_POINTS];
         tactics_area_score(&copy, TACTICS_OWNER_SURROUNDED, owner);
         dead += owner[at(&b, "B7")] == TG_WHITE;

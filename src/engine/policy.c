@@ -218,11 +218,11 @@ static inline __attribute__((always_inline)) tg_playout_step search_step(void *p
 }
 
 int policy_playout(tg_board *b, tg_color to_move, tg_point last2, tg_rng *rng, int max_moves,
-                   policy_moves *moves)
+                   policy_moves *moves, uint8_t *owner)
 {
     search_playout s = {rng, last2, TG_NO_POINT,
                         tg_board_stone_count(b, TG_BLACK) - tg_board_stone_count(b, TG_WHITE),
                         b->size * b->size / 3, moves};
     tg_playout_run(b, to_move, max_moves, search_step, &s);
-    return tactics_area_score(b, TACTICS_OWNER_SURROUNDED, NULL);
+    return tactics_area_score(b, TACTICS_OWNER_SURROUNDED, owner);
 }

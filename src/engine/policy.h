@@ -16,9 +16,11 @@ typedef struct policy_moves {
 /* Play a playout from b (to_move first; last2 its previous move, or
  * TG_PASS / TG_NO_POINT) until two passes or max_moves, appending its
  * moves to `moves` (may be NULL), and return the area score of the end
- * position in half points, Black minus White, before komi. */
+ * position in half points, Black minus White, before komi; owner (may be
+ * NULL) gets the owner of every point of the end position, as
+ * tactics_area_score gives it. */
 int policy_playout(tg_board *b, tg_color to_move, tg_point last2, tg_rng *rng, int max_moves,
-                   policy_moves *moves);
+                   policy_moves *moves, uint8_t *owner);
 
 /* A move for c drawn from the move model (model.c): every point the
  * playouts may play (legal, not an own eye) with probability its strength

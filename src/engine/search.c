@@ -499,11 +499,10 @@ static void iterate(worker *w)
             next = tg_opponent(next);
         }
     }
-    int score2 = policy_playout(&w->board, next, movers_previous(w), &w->rng, limit, &w->moves);
+    uint8_t owner[TG_MAX_POINTS];
+    int score2 = policy_playout(&w->board, next, movers_previous(w), &w->rng, limit, &w->moves, owner);
     int margin2 = score2 - s->komi2;
     back_up(w, depth, margin2, value_black);
-    uint8_t owner[TG_MAX_POINTS];
-    tactics_area_score(&w->board, TACTICS_OWNER_SURROUNDED, owner);
     for (int p = 0; p < w->board.npoints; p++) {
         if (w->board.color[p] == TG_OFFBOARD || owner[p] == TG_EMPTY)
             continue;

@@ -9,11 +9,6 @@
 #include "tactics/ladder.h"
 #include "tactics/nakade.h"
 
-bool tactics_legal_in_playout(const void *context, const tg_board *b, tg_point p, tg_color c)
-{
-    (void)context;
-    return tactics_move_ok(b, p, c);
-}
 
 bool tactics_bad_self_atari(const tg_board *b, tg_point p, tg_color c, int min_stones)
 {
