@@ -36,13 +36,7 @@ int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
 
 static bool read_integer(const char *text, double min, double max, int *out)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || end == text || *end || (double)v < min || (double)v > max)
-        return false;
-    *out = (int)v;
-    return true;
+    return cli_parse_int(text, (int)min, (int)max, out) == 0;
 }
 
 static bool read_seed(const char *text, uint64_t *out)

@@ -82,9 +82,15 @@ tg_status gtp_player_genmove(gtp_player *p, const tg_game *g, tg_color color, co
                      : baseline_genmove(p, g, color, time, cleanup, flags, move);
 }
 
+static tg_status hook_genmove(void *ctx, const tg_game *g, tg_color color, const tg_time_state *time,
+                              bool cleanup, unsigned *flags, tg_point *move)
+{
+    return gtp_player_genmove(ctx, g, color, time, cleanup, flags, move);
+}
+
 void gtp_player_hook(gtp_player *p, tg_gtp_player *hook)
 {
     memset(hook, 0, sizeof *hook);
     hook->ctx = p;
-    hook->genmove = p->search ? search_genmove : baseline_genmove;
+    hook->genmove = hook_genmove;
 }

@@ -22,6 +22,7 @@
 typedef struct situation {
     uint64_t hash;      /* stones only */
     tg_color to_move;
+    int stones;         /* on the board */
 } situation;
 
 typedef struct ply {
@@ -102,6 +103,7 @@ static void record_situation(tg_game *g)
     situation *s = &g->situations[g->nsituations];
     s->hash = g->board.hash;
     s->to_move = g->to_move;
+    s->stones = (int)area_of(g) - g->board.empty_count;
     snapshot(&g->board, g->snapshots + (size_t)g->nsituations * area_of(g));
     g->nsituations++;
 }
@@ -251,13 +253,8 @@ uint64_t tg_game_situation_hash(const tg_game *g, int i, tg_color *to_move, int 
         return 0;
     if (to_move)
         *to_move = g->situations[i].to_move;
-    if (stones) {
-        const uint8_t *snap = g->snapshots + (size_t)i * area_of(g);
-        int n = 0;
-        for (size_t k = 0; k < area_of(g); k++)
-            n += snap[k] == TG_BLACK || snap[k] == TG_WHITE;
-        *stones = n;
-    }
+    if (stones)
+        *stones = g->situations[i].stones;
     return g->situations[i].hash;
 }
 

@@ -36,7 +36,6 @@ typedef struct loader {
     int moves;           /* moves played so far */
     bool stopped;        /* max_moves reached */
     tg_sgf_notes notes;  /* what the replay doubts (unknown rules, repeated KM) */
-    const char *rules_over; /* tg_rules_apply text on top of RU, or NULL */
     tg_point points[TG_MAX_POINTS];
 } loader;
 
@@ -389,7 +388,7 @@ static tg_status game_from_tree(const tg_sgf_node *root, int max_moves, const ch
         sgf_error_set(err, root->line, root->column, "out of memory");
         return TG_ERR_NO_MEMORY;
     }
-    *ld = (loader){.err = err, .max_moves = max_moves, .rules_over = over};
+    *ld = (loader){.err = err, .max_moves = max_moves};
     tg_status st = new_game(root, &ld->game, over, &ld->notes, err);
     if (st == TG_OK)
         st = replay_main_line(ld, root);
