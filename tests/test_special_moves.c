@@ -21,6 +21,7 @@
 
 #include "engine/search_internal.h"
 #include "tengen/search.h"
+#include "gtp_session.h"
 #include "test_support.h"
 
 static tg_point at(const tg_game *g, const char *vertex)
@@ -228,41 +229,20 @@ static void test_tree_lines_never_repeat(void **state)
     tg_game_free(g);
 }
 
-/* A game from a file of GTP lines (boardsize, tengen-rules, komi, play,
- * tengen-capture_own), as tests/data/special holds them. */
+/* A game from a file of GTP commands (tests/data/special), played through
+ * tengen's GTP engine itself. */
 static tg_game *load_gtp(const char *path)
 {
     FILE *f = fopen(path, "r");
     assert_non_null(f);
+    tg_gtp *e = gs_new_engine(19);
     char line[128];
-    tg_rules r;
-    int size = 19;
-    tg_game *g = NULL;
-    char err[160];
-    while (fgets(line, sizeof line, f)) {
-        char cmd[32], a[32] = "", b[32] = "";
-        if (sscanf(line, "%31s %31s %31s", cmd, a, b) < 2)
-            continue;
-        if (!strcmp(cmd, "boardsize")) {
-            size = atoi(a);
-        } else if (!strcmp(cmd, "tengen-rules")) {
-            assert_int_equal(tg_rules_preset(&r, a), TG_OK);
-        } else if (!strcmp(cmd, "komi")) {
-            char k[48];
-            snprintf(k, sizeof k, "komi=%s", a);
-            assert_int_equal(tg_rules_apply(&r, k, err, sizeof err), TG_OK);
-            g = tg_game_new(size, &r);
-            assert_non_null(g);
-        } else {
-            assert_non_null(g);
-            tg_color c = a[0] == 'B' || a[0] == 'b' ? TG_BLACK : TG_WHITE;
-            unsigned flags = !strcmp(cmd, "tengen-capture_own") ? TG_PLAY_CAPTURE_OWN : 0;
-            tg_point p;
-            assert_int_equal(tg_vertex_parse(tg_game_board(g), b, &p), TG_OK);
-            assert_int_equal(tg_game_play(g, c, p, flags), TG_OK);
-        }
-    }
+    while (fgets(line, sizeof line, f))
+        gs_ok(e, line);
     fclose(f);
+    tg_game *g = tg_game_clone(tg_gtp_game(e));
+    assert_non_null(g);
+    tg_gtp_free(e);
     return g;
 }
 

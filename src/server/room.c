@@ -262,12 +262,14 @@ static void apply_move(room *r, const room_event *ev, int64_t at, room_result *r
     tg_board before;
     tg_board_copy(&before, tg_game_board(r->game));
     int moves_before = tg_game_move_count(r->game);
-    if (ev->own && !tg_game_rules(r->game)->capture_choice)
-        FAIL(res, ROOM_ERR_ILLEGAL, "these rules have no capture choice");
+    /* a capture choice that cannot be one is a bad request, not an
+     * illegal move for the ruleset's policy to void or punish */
+    if (ev->own && tg_game_check(r->game, ev->color, ev->point, TG_PLAY_CAPTURE_OWN) == TG_ERR_NOT_ALLOWED)
+        FAIL(res, ROOM_ERR_ILLEGAL, tg_game_rules(r->game)->capture_choice
+                                        ? "the capture choice needs a move that leaves both sides' chains without liberties"
+                                        : "these rules have no capture choice");
     if (ev->own && room_engine_lacks_choice(r, tg_opponent(ev->color)))
         FAIL(res, ROOM_ERR_ILLEGAL, "the opposing engine cannot be told the capture choice");
-    if (ev->own && tg_game_check(r->game, ev->color, ev->point, TG_PLAY_CAPTURE_OWN) == TG_ERR_NOT_ALLOWED)
-        FAIL(res, ROOM_ERR_ILLEGAL, "the capture choice needs a move that leaves both sides' chains without liberties");
     tg_control_outcome out;
     if (tg_control_play_flags(&r->ctl, ev->color, ev->point, ev->own ? TG_PLAY_CAPTURE_OWN : 0, at, &out) != TG_OK)
         FAIL(res, ROOM_ERR_WRONG_PHASE, "the game is over");
