@@ -25,7 +25,8 @@ struct net_msg {
 typedef struct queue_item {
     struct queue_item *next;
     net_msg *msg;
-    uint64_t epoch;          /* written only once net_release has passed it */
+    net_msg *fallback;       /* sent instead when the epoch is dropped (NULL: nothing) */
+    uint64_t epoch;          /* written only once the store has committed it; 0: at once */
 } queue_item;
 
 /* Per-connection data: lws allocates and zeroes it (one per wsi). */
@@ -58,9 +59,9 @@ struct net {
     uv_signal_t sigint, sigterm;
     uv_async_t async;
     uv_prepare_t prepare;
-    /* the gate: a message queued in epoch `open_epoch` goes out only after
-     * net_release, when the store has committed what it reports */
-    uint64_t open_epoch, released;
+    /* the gate: a message that depends on epoch e goes out only once
+     * net_release_through(e) has said the store committed what it reports */
+    uint64_t released;
     net_conn **held;
     int held_count, held_cap;
     struct lws_context *ctx;
@@ -94,6 +95,7 @@ static void queue_clear(net_conn *c)
         queue_item *it = c->head;
         c->head = it->next;
         net_msg_unref(it->msg);
+        net_msg_unref(it->fallback);
         free(it);
     }
     c->tail = NULL;
@@ -129,17 +131,30 @@ static void unhold(net *n, net_conn *c)
     c->held_index = -1;
 }
 
-void net_release(net *n)
+void net_release_through(net *n, uint64_t epoch)
 {
-    n->released = n->open_epoch++;
+    if (epoch > n->released)
+        n->released = epoch;
+    int kept = 0;
     for (int i = 0; i < n->held_count; i++) {
-        n->held[i]->held_index = -1;
-        lws_callback_on_writable(n->held[i]->wsi);
+        net_conn *c = n->held[i];
+        bool waiting = false;
+        for (queue_item *it = c->head; it; it = it->next)
+            waiting |= it->epoch > n->released;
+        lws_callback_on_writable(c->wsi);
+        if (waiting) { /* still holds messages of a later epoch */
+            c->held_index = kept;
+            n->held[kept++] = c;
+        } else {
+            c->held_index = -1;
+        }
     }
-    n->held_count = 0;
+    n->held_count = kept;
 }
 
-void net_drop_unreleased(net *n)
+uint64_t net_released(const net *n) { return n->released; }
+
+void net_drop_from(net *n, uint64_t epoch)
 {
     for (int i = 0; i < n->held_count; i++) {
         net_conn *c = n->held[i];
@@ -147,16 +162,26 @@ void net_drop_unreleased(net *n)
         c->tail = NULL;
         while (*link) {
             queue_item *it = *link;
-            if (it->epoch > n->released) {
-                *link = it->next;
+            if (it->epoch >= epoch && it->epoch > n->released) {
                 c->queued -= it->msg->len;
                 net_msg_unref(it->msg);
+                if (it->fallback) { /* the answer that tells the truth instead */
+                    it->msg = it->fallback;
+                    it->fallback = NULL;
+                    it->epoch = 0;
+                    c->queued += it->msg->len;
+                    c->tail = it;
+                    link = &it->next;
+                    continue;
+                }
+                *link = it->next;
                 free(it);
             } else {
                 c->tail = it;
                 link = &it->next;
             }
         }
+        lws_callback_on_writable(c->wsi);
     }
 }
 
@@ -169,7 +194,7 @@ void net_close(net_conn *c, int code, const char *reason)
     lws_callback_on_writable(c->wsi);
 }
 
-bool net_send(net_conn *c, net_msg *m)
+bool net_send_after(net_conn *c, net_msg *m, uint64_t epoch, net_msg *fallback)
 {
     if (c->close_code || !c->is_ws)
         return false;
@@ -184,17 +209,25 @@ bool net_send(net_conn *c, net_msg *m)
     net *n = c->owner;
     it->next = NULL;
     it->msg = m;
-    it->epoch = n->open_epoch;
+    it->epoch = epoch > n->released ? epoch : 0;
+    it->fallback = it->epoch ? fallback : NULL;
     m->refs++;
+    if (it->fallback)
+        it->fallback->refs++;
     if (c->tail)
         c->tail->next = it;
     else
         c->head = it;
     c->tail = it;
     c->queued += m->len;
-    hold(n, c);
+    if (it->epoch)
+        hold(n, c);
+    else
+        lws_callback_on_writable(c->wsi);
     return true;
 }
+
+bool net_send(net_conn *c, net_msg *m) { return net_send_after(c, m, 0, NULL); }
 
 bool net_send_text(net_conn *c, const char *text)
 {
@@ -204,6 +237,13 @@ bool net_send_text(net_conn *c, const char *text)
     bool ok = net_send(c, m);
     net_msg_unref(m);
     return ok;
+}
+
+void net_conn_peer(const net_conn *c, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (c && c->wsi && len)
+        lws_get_peer_simple(c->wsi, buf, len);
 }
 
 void net_conn_set_data(net_conn *c, void *data) { c->data = data; }
@@ -321,22 +361,35 @@ static int ws_receive(net *n, net_conn *c, struct lws *wsi, const void *in, size
     return 0;
 }
 
+/* The first message that may go: in order, except that a message depending
+ * on nothing passes those still waiting for the store. */
+static queue_item **next_ready(net_conn *c)
+{
+    for (queue_item **link = &c->head; *link; link = &(*link)->next)
+        if ((*link)->epoch <= c->owner->released)
+            return link;
+    return NULL;
+}
+
 static int ws_writeable(net_conn *c, struct lws *wsi)
 {
-    if (c->head && c->head->epoch > c->owner->released)
-        return 0; /* not committed yet: net_release arms it again */
-    if (c->head) {
-        queue_item *it = c->head;
+    queue_item **link = next_ready(c);
+    if (link) {
+        queue_item *it = *link;
         net_msg *m = it->msg;
         if (lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len)
             return -1;
-        c->head = it->next;
-        if (!c->head)
+        *link = it->next;
+        if (c->tail == it) {
             c->tail = NULL;
+            for (queue_item *t = c->head; t; t = t->next)
+                c->tail = t;
+        }
         c->queued -= m->len;
         net_msg_unref(m);
+        net_msg_unref(it->fallback);
         free(it);
-        if ((c->head && c->head->epoch <= c->owner->released) || c->close_code)
+        if (next_ready(c) || (c->close_code && !c->head))
             lws_callback_on_writable(wsi);
         return 0;
     }
@@ -424,8 +477,6 @@ static void on_prepare(uv_prepare_t *h)
     net *n = h->data;
     if (n->cb.before_wait)
         n->cb.before_wait(n->cb.ctx);
-    else
-        net_release(n);
 }
 
 static void on_async(uv_async_t *h)
@@ -450,7 +501,6 @@ net *net_new(const char *addr, int port, int max_connections, const net_callback
     uv_async_init(&n->loop, &n->async, on_async);
     uv_prepare_init(&n->loop, &n->prepare);
     n->sigint.data = n->sigterm.data = n->async.data = n->prepare.data = n;
-    n->open_epoch = 1;
     uv_prepare_start(&n->prepare, on_prepare);
     uv_signal_start(&n->sigint, on_signal, SIGINT);
     uv_signal_start(&n->sigterm, on_signal, SIGTERM);

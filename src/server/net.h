@@ -47,8 +47,8 @@ typedef struct net_callbacks {
     void (*wake)(void *ctx);
     /* SIGINT or SIGTERM arrived: the loop stops after this returns. */
     void (*stopping)(void *ctx);
-    /* The loop has run this turn's callbacks and is about to wait: commit,
-     * then net_release (or net_drop_unreleased on failure).  NULL: release. */
+    /* The loop has run this turn's callbacks and is about to wait: the
+     * server hands the turn's writes to the store.  May be NULL. */
     void (*before_wait)(void *ctx);
 } net_callbacks;
 
@@ -66,20 +66,29 @@ void net_free(net *n);
 
 net_msg *net_msg_new(const char *data, size_t len);
 void net_msg_unref(net_msg *m);
-/* Group commit: what net_send queues is held until net_release, so that
- * nobody hears of an event before the store has committed it; one commit
- * (one fsync) covers everything a turn of the loop did. */
-void net_release(net *n);
-/* The store could not commit: forget what was queued since the last
- * release. */
-void net_drop_unreleased(net *n);
-/* Queue m to c (takes a reference).  False when c's queue overflowed: c is
- * then being closed. */
+/* Group commit: a message that tells of writes not yet durable is queued
+ * with the epoch (the store's batch) it depends on, and goes out once
+ * net_release_through has passed that epoch; one commit (one fsync) covers
+ * a whole batch.  Messages depending on nothing (epoch 0) go out at once,
+ * passing those that wait. */
+void net_release_through(net *n, uint64_t epoch);
+uint64_t net_released(const net *n);
+/* The store could not commit epochs >= epoch: what was queued depending on
+ * them is forgotten, and each message's fallback (the answer telling of the
+ * failure) goes out instead. */
+void net_drop_from(net *n, uint64_t epoch);
+/* Queue m to c (takes a reference; and one of fallback, which may be
+ * NULL), to go once epoch is released.  False when c's queue overflowed:
+ * c is then being closed. */
+bool net_send_after(net_conn *c, net_msg *m, uint64_t epoch, net_msg *fallback);
+/* net_send_after(c, m, 0, NULL): at once. */
 bool net_send(net_conn *c, net_msg *m);
 /* Send a one-off text. */
 bool net_send_text(net_conn *c, const char *text);
 /* Close after the queued messages, with a WebSocket close code. */
 void net_close(net_conn *c, int code, const char *reason);
+/* The client's address as text (the TCP peer). */
+void net_conn_peer(const net_conn *c, char *buf, size_t len);
 void net_conn_set_data(net_conn *c, void *data);
 void *net_conn_data(const net_conn *c);
 

@@ -1,8 +1,7 @@
 /*
- * server.c — the server's loop side: connections come and go, each
- * message is parsed (proto.c), rate-limited and dispatched; accounts,
- * sessions and the lobby (challenges, engine games) live here, the games
- * themselves in server_game.c.
+ * server.c — the server's life and its front door: connections come and
+ * go, each message is parsed (proto.c), rate-limited and dispatched to the
+ * handler that owns it; answers and broadcasts; the loop's metrics.
  */
 #include "server_internal.h"
 
@@ -24,7 +23,10 @@ int64_t server_unix_ms(void)
 
 bool take_token(rate_bucket *b, int64_t now, double per_second, double burst)
 {
-    b->tokens += (double)(now - b->at_ms) * per_second / 1000.0;
+    if (b->at_ms == 0)
+        b->tokens = burst;
+    else
+        b->tokens += (double)(now - b->at_ms) * per_second / 1000.0;
     if (b->tokens > burst)
         b->tokens = burst;
     b->at_ms = now;
@@ -64,422 +66,126 @@ void ptr_list_remove(ptr_list *l, void *p)
         }
 }
 
+const double metric_bounds[METRIC_BUCKETS] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 15000};
+
+void histogram_add(histogram *h, double ms)
+{
+    int i = 0;
+    while (i < METRIC_BUCKETS && ms > metric_bounds[i])
+        i++;
+    h->count[i]++;
+    h->sum += ms;
+    h->n++;
+    if (ms > h->max)
+        h->max = ms;
+}
+
 /* ---- answers ------------------------------------------------------------------ */
 
-void send_json(client *c, json_t *msg)
+static net_msg *msg_text(json_t *msg)
 {
     char *text = json_dumps(msg, JSON_COMPACT);
     json_decref(msg);
-    if (text) {
-        net_send_text(c->conn, text);
-        free(text);
-    }
+    if (!text)
+        return NULL;
+    net_msg *m = net_msg_new(text, strlen(text));
+    free(text);
+    return m;
 }
 
-void send_ok(client *c, const proto_request *rq, json_t *fields)
+static void send_with(client *c, json_t *msg, uint64_t dep, json_t *fallback)
+{
+    net_msg *m = msg_text(msg), *f = fallback ? msg_text(fallback) : NULL;
+    if (m && !c->closed)
+        net_send_after(c->conn, m, dep, f);
+    net_msg_unref(m);
+    net_msg_unref(f);
+}
+
+void send_json(client *c, json_t *msg) { send_with(c, msg, 0, NULL); }
+
+void send_json_after(client *c, json_t *msg, uint64_t dep) { send_with(c, msg, dep, NULL); }
+
+static json_t *error_json(const proto_request *rq, const char *code, const char *message)
+{
+    json_t *msg = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", message);
+    if (rq && rq->has_id)
+        json_object_set_new(msg, "id", json_integer(rq->id));
+    return msg;
+}
+
+/* What a client hears instead of an answer whose writes failed. */
+static json_t *failure_json(const proto_request *rq)
+{
+    return error_json(rq, "internal", "the server could not store it: nothing of it was kept");
+}
+
+void reply_ok(client *c, const proto_request *rq, json_t *fields, uint64_t dep)
 {
     json_t *msg = fields ? fields : json_object();
     json_object_set_new(msg, "type", json_string("ok"));
     if (rq->has_id)
         json_object_set_new(msg, "id", json_integer(rq->id));
-    send_json(c, msg);
+    send_with(c, msg, dep, dep ? failure_json(rq) : NULL);
 }
+
+void reply_error(client *c, const proto_request *rq, const char *code, const char *message,
+                 uint64_t dep)
+{
+    send_with(c, error_json(rq, code, message), dep, dep ? failure_json(rq) : NULL);
+}
+
+void send_ok(client *c, const proto_request *rq, json_t *fields) { reply_ok(c, rq, fields, 0); }
 
 void send_error(client *c, const proto_request *rq, const char *code, const char *message)
 {
-    json_t *msg = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", message);
-    if (rq && rq->has_id)
-        json_object_set_new(msg, "id", json_integer(rq->id));
-    send_json(c, msg);
+    reply_error(c, rq, code, message, 0);
 }
 
-void lobby_broadcast(server *s, json_t *msg)
+void lobby_broadcast(server *s, json_t *msg, uint64_t dep)
 {
-    char *text = json_dumps(msg, JSON_COMPACT);
-    json_decref(msg);
-    if (!text)
-        return;
-    net_msg *m = net_msg_new(text, strlen(text));
-    free(text);
+    net_msg *m = msg_text(msg);
     if (!m)
         return;
-    for (int i = 0; i < s->clients.count; i++) {
-        client *c = s->clients.items[i];
-        if (c->lobby)
-            net_send(c->conn, m);
+    int64_t id;
+    void *v;
+    for (size_t i = 0; imap_next(&s->clients, &i, &id, &v);) {
+        client *c = v;
+        if (c->lobby && !c->closed)
+            net_send_after(c->conn, m, dep, NULL);
     }
     net_msg_unref(m);
 }
 
-/* ---- accounts ----------------------------------------------------------------- */
-
-static void challenge_remove(server *s, challenge *ch);
-static void drop_challenges_of(server *s, int64_t user);
-
-account *account_of(server *s, int64_t user)
+client *client_by_id(server *s, int64_t id)
 {
-    for (int i = 0; i < s->accounts.count; i++) {
-        account *a = s->accounts.items[i];
-        if (a->user == user)
-            return a;
-    }
-    return NULL;
+    client *c = imap_get(&s->clients, id);
+    return c && !c->closed ? c : NULL;
 }
 
-static account *account_touch(server *s, int64_t user)
+/* ---- addresses ---------------------------------------------------------------- */
+
+static int64_t address_key(const char *text)
 {
-    account *a = account_of(s, user);
+    uint64_t h = 1469598103934665603ull;
+    for (const char *p = text; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    return (int64_t)(h >> 2) + 1;
+}
+
+address *address_of(server *s, int64_t key)
+{
+    address *a = imap_get(&s->addresses, key);
     if (!a) {
         a = calloc(1, sizeof *a);
-        if (!a || !ptr_list_add(&s->accounts, a)) {
+        if (!a || !imap_put(&s->addresses, key, a)) {
             free(a);
             return NULL;
         }
-        a->user = user;
-        a->rate.tokens = RATE_BURST;
-        a->rate.at_ms = server_now_ms();
+        a->key = key;
     }
+    a->seen_ms = server_now_ms();
     return a;
-}
-
-static json_t *user_json(const client *c)
-{
-    if (!c->user)
-        return json_null();
-    return json_pack("{s:I, s:s, s:b}", "id", (json_int_t)c->user, "name", c->name, "guest",
-                     c->guest);
-}
-
-static void log_in(server *s, client *c, const store_user *u)
-{
-    if (c->user) {
-        account *old = account_of(s, c->user);
-        if (old && --old->connections == 0) {
-            old->gone_since_ms = server_now_ms();
-            drop_challenges_of(s, c->user);
-        }
-    }
-    c->user = u->id;
-    c->guest = u->guest;
-    snprintf(c->name, sizeof c->name, "%s", u->name);
-    account *a = account_touch(s, u->id);
-    if (a)
-        a->connections++;
-}
-
-/* An account gone from the server leaves no open challenge behind. */
-static void drop_challenges_of(server *s, int64_t user)
-{
-    for (int i = s->challenges.count - 1; i >= 0; i--) {
-        challenge *ch = s->challenges.items[i];
-        if (ch->challenger == user)
-            challenge_remove(s, ch);
-    }
-}
-
-static void log_out_connection(server *s, client *c)
-{
-    if (!c->user)
-        return;
-    account *a = account_of(s, c->user);
-    if (a && --a->connections == 0) {
-        a->gone_since_ms = server_now_ms();
-        drop_challenges_of(s, c->user);
-    }
-    c->user = 0;
-    c->name[0] = '\0';
-}
-
-/* Give c a new session token for u and answer with it. */
-static void grant_session(server *s, client *c, const proto_request *rq, const store_user *u)
-{
-    char token[AUTH_TOKEN_TEXT];
-    uint8_t hash[32];
-    auth_token_new(token, hash);
-    if (!store_write_begin(s) || s->db->ops->token_add(s->db, hash, u->id) != 0)
-        return send_error(c, rq, "internal", "cannot store the session");
-    log_in(s, c, u);
-    send_ok(c, rq, json_pack("{s:s, s:o}", "token", token, "user", user_json(c)));
-}
-
-static void on_hello(server *s, client *c, const proto_request *rq)
-{
-    uint8_t hash[32];
-    int64_t user = 0;
-    store_user u;
-    if (rq->token && auth_token_hash(rq->token, hash) &&
-        s->db->ops->token_user(s->db, hash, &user) == 0 &&
-        s->db->ops->user_by_id(s->db, user, &u) == 0)
-        log_in(s, c, &u);
-    send_ok(c, rq, json_pack("{s:o, s:i}", "user", user_json(c), "protocol", PROTO_VERSION));
-}
-
-/* Argon2id costs ~30 ms of the loop: a few a second for the whole server,
- * so that nobody can stall the games (or guess passwords quickly). */
-static bool password_work_allowed(server *s, client *c, const proto_request *rq)
-{
-    if (take_token(&s->password_rate, server_now_ms(), 5, 10))
-        return true;
-    send_error(c, rq, "rate_limited", "too many logins at once: try again in a moment");
-    return false;
-}
-
-static void on_register(server *s, client *c, const proto_request *rq)
-{
-    size_t plen = strlen(rq->password);
-    if (!auth_name_valid(rq->name) || strncmp(rq->name, "guest-", 6) == 0)
-        return send_error(c, rq, "bad_request",
-                          "a name is 1-24 letters, digits, '_', '-' or '.', not guest-...");
-    if (plen < 8 || plen > 256)
-        return send_error(c, rq, "bad_request", "a password is 8 to 256 bytes");
-    if (!password_work_allowed(s, c, rq))
-        return;
-    store_user u;
-    memset(&u, 0, sizeof u);
-    snprintf(u.name, sizeof u.name, "%s", rq->name);
-    if (!auth_password_hash(rq->password, u.password_hash))
-        return send_error(c, rq, "internal", "cannot hash the password");
-    int rc = store_write_begin(s) ? s->db->ops->user_add(s->db, &u, &u.id) : -1;
-    if (rc == 1)
-        return send_error(c, rq, "name_taken", "that name is taken");
-    if (rc != 0)
-        return send_error(c, rq, "internal", "cannot store the account");
-    grant_session(s, c, rq, &u);
-}
-
-static void on_login(server *s, client *c, const proto_request *rq)
-{
-    store_user u;
-    if (!password_work_allowed(s, c, rq))
-        return;
-    if (s->db->ops->user_by_name(s->db, rq->name, &u) != 0 || u.guest ||
-        !auth_password_check(u.password_hash, rq->password))
-        return send_error(c, rq, "bad_credentials", "unknown name or wrong password");
-    grant_session(s, c, rq, &u);
-}
-
-static void on_guest(server *s, client *c, const proto_request *rq)
-{
-    if (c->guests_made >= 3)
-        return send_error(c, rq, "rate_limited", "at most 3 guests a connection");
-    c->guests_made++;
-    store_user u;
-    memset(&u, 0, sizeof u);
-    u.guest = true;
-    for (int attempt = 0; attempt < 5; attempt++) {
-        char hex[16];
-        auth_random_hex(hex, 3);
-        snprintf(u.name, sizeof u.name, "guest-%s", hex);
-        int rc = store_write_begin(s) ? s->db->ops->user_add(s->db, &u, &u.id) : -1;
-        if (rc == 0)
-            return grant_session(s, c, rq, &u);
-        if (rc != 1)
-            break;
-    }
-    send_error(c, rq, "internal", "cannot create a guest");
-}
-
-static void on_logout(server *s, client *c, const proto_request *rq)
-{
-    if (!c->user)
-        return send_error(c, rq, "auth_required", "not logged in");
-    if (!store_write_begin(s) || s->db->ops->tokens_revoke(s->db, c->user) != 0)
-        return send_error(c, rq, "internal", "cannot revoke the session");
-    /* every connection of the account is logged out with its tokens */
-    int64_t user = c->user;
-    for (int i = 0; i < s->clients.count; i++) {
-        client *other = s->clients.items[i];
-        if (other->user == user)
-            log_out_connection(s, other);
-    }
-    send_ok(c, rq, NULL);
-}
-
-/* ---- the lobby ---------------------------------------------------------------- */
-
-static json_t *challenge_json(const challenge *ch)
-{
-    return json_pack("{s:I, s:s, s:o, s:o, s:I}", "id", (json_int_t)ch->id, "challenger",
-                     ch->challenger_name, "opponent",
-                     ch->opponent[0] ? json_string(ch->opponent) : json_null(), "settings",
-                     room_settings_to_json(&ch->settings), "created",
-                     (json_int_t)ch->created_unix_ms);
-}
-
-static json_t *engine_names(server *s)
-{
-    json_t *a = json_array();
-    json_array_append_new(a, json_string("tengen"));
-    for (int i = 0; i < s->cfg.extra_count; i++)
-        json_array_append_new(a, json_string(s->cfg.extra[i].name));
-    return a;
-}
-
-static void on_lobby_subscribe(server *s, client *c, const proto_request *rq)
-{
-    c->lobby = true;
-    send_ok(c, rq, NULL);
-    json_t *list = json_array();
-    for (int i = 0; i < s->challenges.count; i++)
-        json_array_append_new(list, challenge_json(s->challenges.items[i]));
-    send_json(c, json_pack("{s:s, s:o, s:o, s:o}", "type", "lobby", "challenges", list, "games",
-                           game_summaries(s), "engines", engine_names(s)));
-}
-
-static challenge *challenge_find(server *s, int64_t id)
-{
-    for (int i = 0; i < s->challenges.count; i++) {
-        challenge *ch = s->challenges.items[i];
-        if (ch->id == id)
-            return ch;
-    }
-    return NULL;
-}
-
-static void challenge_remove(server *s, challenge *ch)
-{
-    ptr_list_remove(&s->challenges, ch);
-    lobby_broadcast(s, json_pack("{s:s, s:I}", "type", "lobby.update", "challenge_removed",
-                                 (json_int_t)ch->id));
-    free(ch);
-}
-
-static void on_challenge_create(server *s, client *c, const proto_request *rq)
-{
-    challenge ch;
-    memset(&ch, 0, sizeof ch);
-    char err[200];
-    if (!room_settings_from_json(rq->settings, &ch.settings, err, sizeof err))
-        return send_error(c, rq, "bad_request", err);
-    if (rq->opponent && (!auth_name_valid(rq->opponent) || strcmp(rq->opponent, c->name) == 0))
-        return send_error(c, rq, "bad_request", "no such opponent");
-    int mine = 0;
-    for (int i = 0; i < s->challenges.count; i++)
-        mine += ((challenge *)s->challenges.items[i])->challenger == c->user;
-    if (mine >= 10)
-        return send_error(c, rq, "rate_limited", "at most 10 open challenges each");
-    if (s->challenges.count >= 1000)
-        return send_error(c, rq, "rate_limited", "the lobby is full: try again later");
-    challenge *stored = malloc(sizeof *stored);
-    if (!stored || !ptr_list_add(&s->challenges, stored)) {
-        free(stored);
-        return send_error(c, rq, "internal", "out of memory");
-    }
-    ch.id = ++s->next_challenge;
-    ch.challenger = c->user;
-    snprintf(ch.challenger_name, sizeof ch.challenger_name, "%s", c->name);
-    snprintf(ch.opponent, sizeof ch.opponent, "%s", rq->opponent ? rq->opponent : "");
-    ch.created_unix_ms = server_unix_ms();
-    *stored = ch;
-    send_ok(c, rq, json_pack("{s:o}", "challenge", challenge_json(stored)));
-    lobby_broadcast(s, json_pack("{s:s, s:o}", "type", "lobby.update", "challenge",
-                                 challenge_json(stored)));
-}
-
-static void on_challenge_cancel(server *s, client *c, const proto_request *rq)
-{
-    challenge *ch = challenge_find(s, rq->challenge);
-    if (!ch)
-        return send_error(c, rq, "not_found", "no such challenge");
-    if (ch->challenger != c->user)
-        return send_error(c, rq, "forbidden", "not your challenge");
-    challenge_remove(s, ch);
-    send_ok(c, rq, NULL);
-}
-
-/* The challenger's colour: given, or by nigiri (R1), the challenger being
- * the senior player who holds the white stones. */
-static tg_color draw_color(const room_settings *st, char *nigiri, size_t len)
-{
-    nigiri[0] = '\0';
-    if (st->color)
-        return (tg_color)st->color;
-    tg_rng rng;
-    tg_rng_seed(&rng, auth_random_u64());
-    tg_nigiri draw;
-    tg_nigiri_draw(&rng, &draw);
-    tg_nigiri_format(&draw, nigiri, len);
-    return draw.senior_black ? TG_BLACK : TG_WHITE;
-}
-
-static void on_challenge_accept(server *s, client *c, const proto_request *rq)
-{
-    challenge *ch = challenge_find(s, rq->challenge);
-    if (!ch)
-        return send_error(c, rq, "not_found", "no such challenge");
-    if (ch->challenger == c->user)
-        return send_error(c, rq, "forbidden", "you cannot accept your own challenge");
-    if (ch->opponent[0] && strcmp(ch->opponent, c->name) != 0)
-        return send_error(c, rq, "forbidden", "this challenge is for another player");
-    char nigiri[160];
-    tg_color challenger = draw_color(&ch->settings, nigiri, sizeof nigiri);
-    int64_t black = challenger == TG_BLACK ? ch->challenger : c->user;
-    int64_t white = challenger == TG_BLACK ? c->user : ch->challenger;
-    const char *black_name = challenger == TG_BLACK ? ch->challenger_name : c->name;
-    const char *white_name = challenger == TG_BLACK ? c->name : ch->challenger_name;
-    const char *none[3] = {NULL, NULL, NULL};
-    char err[200];
-    live *lv = game_start(s, &ch->settings, black, black_name, white, white_name, nigiri, none,
-                          none, err, sizeof err);
-    if (!lv)
-        return send_error(c, rq, "internal", err);
-    challenge_remove(s, ch);
-    send_ok(c, rq, json_pack("{s:I}", "game", (json_int_t)lv->r->id));
-}
-
-static const char *engine_command_of(server *s, const char *name, const proto_request *rq,
-                                     char *buf, size_t len)
-{
-    if (strcmp(name, "tengen") == 0) {
-        if (rq->seconds > 0)
-            snprintf(buf, len, "%s gtp --time-per-move %.3f --max-memory 128",
-                     s->cfg.tengen_command, rq->seconds);
-        else
-            snprintf(buf, len, "%s gtp --playouts %lld --max-memory 128", s->cfg.tengen_command,
-                     (long long)(rq->playouts ? rq->playouts : 1000));
-        return buf;
-    }
-    for (int i = 0; i < s->cfg.extra_count; i++)
-        if (strcmp(name, s->cfg.extra[i].name) == 0) {
-            snprintf(buf, len, "%s", s->cfg.extra[i].command);
-            return buf;
-        }
-    return NULL;
-}
-
-static void on_engine_play(server *s, client *c, const proto_request *rq)
-{
-    room_settings st;
-    char err[200], command[512], nigiri[160];
-    if (!room_settings_from_json(rq->settings, &st, err, sizeof err))
-        return send_error(c, rq, "bad_request", err);
-    const char *name = rq->engine ? rq->engine : "tengen";
-    if (!engine_command_of(s, name, rq, command, sizeof command))
-        return send_error(c, rq, "not_found", "no such engine");
-    /* the engines are shared: a person has at most 3 engine games going */
-    int going = 0;
-    for (int64_t id = 1; id < s->lives_cap; id++) {
-        const live *lv = s->lives[id];
-        if (lv && lv->r->phase != ROOM_OVER && room_color_of(lv->r, c->user) != TG_EMPTY &&
-            (lv->r->engine[TG_BLACK][0] || lv->r->engine[TG_WHITE][0]))
-            going++;
-    }
-    if (going >= 3)
-        return send_error(c, rq, "rate_limited", "at most 3 games against engines at once each");
-    if (!engine_pool_has_room(s->engines))
-        return send_error(c, rq, "busy", "the engines are all busy: try again in a moment");
-    tg_color person = draw_color(&st, nigiri, sizeof nigiri);
-    tg_color engine = tg_opponent(person);
-    const char *names[3] = {NULL, NULL, NULL}, *commands[3] = {NULL, NULL, NULL};
-    names[engine] = name;
-    commands[engine] = command;
-    live *lv = game_start(s, &st, person == TG_BLACK ? c->user : 0,
-                          person == TG_BLACK ? c->name : name, person == TG_WHITE ? c->user : 0,
-                          person == TG_WHITE ? c->name : name, nigiri, names, commands, err,
-                          sizeof err);
-    if (!lv)
-        return send_error(c, rq, "internal", err);
-    send_ok(c, rq, json_pack("{s:I}", "game", (json_int_t)lv->r->id));
 }
 
 /* ---- dispatch ----------------------------------------------------------------- */
@@ -492,30 +198,27 @@ static void dispatch(server *s, client *c, const proto_request *rq)
                 rq->type == P_UNWATCH;
     if (!open && !c->user)
         return send_error(c, rq, "auth_required", "log in or play as a guest first");
+    s->requests++;
     switch (rq->type) {
-    case P_HELLO: return on_hello(s, c, rq);
-    case P_REGISTER: return on_register(s, c, rq);
-    case P_LOGIN: return on_login(s, c, rq);
-    case P_GUEST: return on_guest(s, c, rq);
-    case P_LOGOUT: return on_logout(s, c, rq);
+    case P_HELLO:
+    case P_REGISTER:
+    case P_LOGIN:
+    case P_GUEST:
+    case P_LOGOUT: return session_handle(s, c, rq);
     case P_PING: return send_json(c, json_pack("{s:s, s:I}", "type", "pong", "id",
                                                (json_int_t)(rq->has_id ? rq->id : 0)));
-    case P_LOBBY_SUBSCRIBE: return on_lobby_subscribe(s, c, rq);
-    case P_LOBBY_UNSUBSCRIBE: c->lobby = false; return send_ok(c, rq, NULL);
-    case P_CHALLENGE_CREATE: return on_challenge_create(s, c, rq);
-    case P_CHALLENGE_CANCEL: return on_challenge_cancel(s, c, rq);
-    case P_CHALLENGE_ACCEPT: return on_challenge_accept(s, c, rq);
-    case P_ENGINE_PLAY: return on_engine_play(s, c, rq);
+    case P_LOBBY_SUBSCRIBE:
+    case P_LOBBY_UNSUBSCRIBE:
+    case P_CHALLENGE_CREATE:
+    case P_CHALLENGE_CANCEL:
+    case P_CHALLENGE_ACCEPT:
+    case P_ENGINE_PLAY: return lobby_handle(s, c, rq);
     default: return game_handle(s, c, rq);
     }
 }
 
-static void on_message(void *ctx, net_conn *conn, const char *data, size_t len)
+static void handle_message(server *s, client *c, const char *data, size_t len)
 {
-    server *s = ctx;
-    client *c = net_conn_data(conn);
-    if (!c)
-        return;
     int64_t now = server_now_ms();
     account *a = c->user ? account_of(s, c->user) : NULL;
     proto_request rq;
@@ -532,82 +235,149 @@ static void on_message(void *ctx, net_conn *conn, const char *data, size_t len)
     json_decref(rq.root);
 }
 
+#define INBOX_MAX 32
+
+static void on_message(void *ctx, net_conn *conn, const char *data, size_t len)
+{
+    server *s = ctx;
+    client *c = net_conn_data(conn);
+    if (!c || c->closed)
+        return;
+    if (c->waiting) { /* a session request is being stored: this one waits its turn */
+        if (c->inbox_count >= INBOX_MAX ||
+            !grow_array((void **)&c->inbox, &c->inbox_cap, c->inbox_count, sizeof *c->inbox)) {
+            net_close(conn, 1008, "too many messages while logging in");
+            return;
+        }
+        char *copy = malloc(len + 1);
+        if (!copy)
+            return;
+        memcpy(copy, data, len);
+        copy[len] = '\0';
+        c->inbox[c->inbox_count++] = copy;
+        return;
+    }
+    handle_message(s, c, data, len);
+}
+
+void client_resume(server *s, client *c)
+{
+    int done = 0;
+    while (!c->waiting && !c->closed && done < c->inbox_count) {
+        char *m = c->inbox[done++];
+        handle_message(s, c, m, strlen(m));
+        free(m);
+    }
+    memmove(c->inbox, c->inbox + done, (size_t)(c->inbox_count - done) * sizeof *c->inbox);
+    c->inbox_count -= done;
+}
+
 static void on_open(void *ctx, net_conn *conn)
 {
     server *s = ctx;
     client *c = calloc(1, sizeof *c);
-    if (!c || !ptr_list_add(&s->clients, c)) {
+    if (!c || !imap_put(&s->clients, ++s->next_client, c)) {
         free(c);
         net_close(conn, 1011, "server full");
         return;
     }
+    c->id = s->next_client;
     c->conn = conn;
-    c->rate.tokens = RATE_BURST;
-    c->rate.at_ms = server_now_ms();
+    char peer[128] = "";
+    net_conn_peer(conn, peer, sizeof peer);
+    c->addr = address_key(peer);
+    address_of(s, c->addr);
     net_conn_set_data(conn, c);
     send_json(c, json_pack("{s:s, s:i, s:s}", "type", "welcome", "protocol", PROTO_VERSION,
                            "server", "tengen 0.1.0"));
+    if (s->store_failing)
+        send_json(c, json_pack("{s:s, s:s, s:s}", "type", "server", "store", "failing", "message",
+                               "the server cannot store anything now: games wait"));
 }
 
+/* A closed connection leaves its games and its account now, and memory at
+ * the end of the turn. */
 static void on_closed(void *ctx, net_conn *conn)
 {
     server *s = ctx;
     client *c = net_conn_data(conn);
-    if (!c)
+    net_conn_set_data(conn, NULL);
+    if (!c || c->closed)
         return;
     game_client_gone(s, c);
-    log_out_connection(s, c);
-    ptr_list_remove(&s->clients, c);
-    free(c->watching);
-    free(c);
-    net_conn_set_data(conn, NULL);
+    session_closed(s, c);
+    c->closed = true;
+    c->conn = NULL;
+    imap_del(&s->clients, c->id);
+    if (!ptr_list_add(&s->closing, c)) { /* no room to defer: nothing refers to it now */
+        for (int i = 0; i < c->inbox_count; i++)
+            free(c->inbox[i]);
+        free(c->inbox);
+        free(c->watching);
+        free(c);
+    }
 }
 
-static void on_wake(void *ctx) { game_engine_answers(ctx); }
+static void collect(server *s)
+{
+    store_job *job;
+    while ((job = store_async_done(s->db)))
+        turn_store_done(s, job);
+}
+
+static void on_wake(void *ctx)
+{
+    server *s = ctx;
+    collect(s);
+    game_engine_answers(s);
+}
 
 static void on_stopping(void *ctx)
 {
     server *s = ctx;
     s->stopping = true;
-    server_flush(s);
+    turn_end(s);
 }
 
-static void before_wait(void *ctx) { server_flush(ctx); }
+static void before_wait(void *ctx) { turn_end(ctx); }
 
-/* ---- group commit ------------------------------------------------------------- */
-
-bool store_write_begin(server *s)
+static void wake_loop(void *arg)
 {
-    if (s->in_transaction)
-        return true;
-    if (s->db->ops->begin(s->db) != 0) {
-        if (!s->cfg.quiet)
-            fprintf(stderr, "tengen serve: cannot begin a transaction: %s\n", s->db->ops->error(s->db));
-        return false;
-    }
-    s->in_transaction = true;
-    return true;
+    server *s = arg;
+    net_wake(s->net);
 }
 
-void server_flush(server *s)
+/* ---- the loop's health ------------------------------------------------------- */
+
+#define LAG_PERIOD_MS 50
+
+static void on_lag_timer(void *arg)
 {
-    if (s->in_transaction) {
-        s->in_transaction = false;
-        if (s->db->ops->commit(s->db) != 0) {
-            if (!s->cfg.quiet)
-                fprintf(stderr, "tengen serve: cannot commit: %s\n", s->db->ops->error(s->db));
-            s->in_transaction = true;
-            games_rollback(s);
-            return;
-        }
-        for (int i = 0; i < s->touched.count; i++) {
-            live *lv = s->touched.items[i];
-            lv->touched = false;
-            game_release_if_idle(s, lv); /* a finished game nobody watches leaves memory */
-        }
-        s->touched.count = 0;
+    server *s = arg;
+    int64_t now = server_now_ms();
+    if (s->lag_expected_ms)
+        histogram_add(&s->loop_lag, (double)(now > s->lag_expected_ms ? now - s->lag_expected_ms : 0));
+    s->lag_expected_ms = now + LAG_PERIOD_MS;
+    net_timer_set(s->lag_timer, LAG_PERIOD_MS);
+}
+
+static void on_sweep_timer(void *arg)
+{
+    server *s = arg;
+    accounts_sweep(s);
+    /* addresses not seen for an hour, and with nothing going, are forgotten */
+    int64_t now = server_now_ms(), key;
+    void *v;
+    int64_t stale[256];
+    int n = 0;
+    for (size_t i = 0; n < 256 && imap_next(&s->addresses, &i, &key, &v);) {
+        address *a = v;
+        if (now - a->seen_ms > 3600 * 1000 && a->challenges == 0)
+            stale[n++] = key;
     }
-    net_release(s->net);
+    for (int i = 0; i < n; i++)
+        free(imap_del(&s->addresses, stale[i]));
+    net_timer_set(s->sweep_timer, 30000);
 }
 
 /* ---- life ---------------------------------------------------------------------- */
@@ -624,21 +394,52 @@ server *server_new(const server_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     s->cfg = *cfg;
-    s->db = store_sqlite_open(cfg->db_path, err, errlen);
-    if (!s->db)
+    store *writer = store_sqlite_open(cfg->db_path, err, errlen);
+    store *reader = writer ? store_sqlite_open(cfg->db_path, err, errlen) : NULL;
+    s->api_db = reader ? store_sqlite_open(cfg->db_path, err, errlen) : NULL;
+    if (!s->api_db) {
+        store_close(writer);
+        store_close(reader);
         goto fail;
+    }
+    if (cfg->fault_injection)
+        writer = s->faulty = store_faulty_wrap(writer);
     net_callbacks cb = {s, on_open, on_message, on_closed, http_answer, on_wake, on_stopping,
                         before_wait};
     s->net = net_new(cfg->listen_addr, cfg->port, cfg->max_connections, &cb, err, errlen);
-    if (!s->net)
+    if (!s->net) {
+        store_close(writer);
+        store_close(reader);
         goto fail;
+    }
+    s->db = store_async_new(writer, reader, wake_loop, s);
+    if (!s->db) {
+        snprintf(err, errlen, "cannot start the store's threads");
+        goto fail;
+    }
     s->engines = engine_pool_new(cfg->engines > 0 ? cfg->engines : 1, 256, s->net);
     if (!s->engines) {
         snprintf(err, errlen, "cannot start the engine workers");
         goto fail;
     }
-    if (!games_restore(s, err, errlen))
+    int64_t max_game = 0, max_challenge = 0;
+    if (s->api_db->ops->max_ids(s->api_db, &max_game, &max_challenge) != 0) {
+        snprintf(err, errlen, "cannot read the database: %s", s->api_db->ops->error(s->api_db));
         goto fail;
+    }
+    s->next_game = max_game;
+    s->next_challenge = max_challenge;
+    if (!games_restore(s, err, errlen) || !lobby_restore(s, err, errlen))
+        goto fail;
+    s->lag_timer = net_timer_new(s->net, on_lag_timer, s);
+    s->sweep_timer = net_timer_new(s->net, on_sweep_timer, s);
+    if (!s->lag_timer || !s->sweep_timer) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    net_timer_set(s->lag_timer, LAG_PERIOD_MS);
+    net_timer_set(s->sweep_timer, 30000);
+    turn_end(s); /* what the restore wrote (an engine's placement) goes out */
     return s;
 fail:
     server_free(s);
@@ -649,30 +450,75 @@ int server_port(const server *s) { return net_port(s->net); }
 
 void server_run(server *s) { net_run(s->net); }
 
+void server_settle(server *s)
+{
+    for (int round = 0; round < 1000; round++) {
+        turn_end(s);
+        if (!s->pending && !store_async_pending(s->db, STORE_WRITE) &&
+            !store_async_pending(s->db, STORE_READ) && !store_async_pending(s->db, STORE_WORK)) {
+            collect(s);
+            if (!s->pending && !s->open)
+                break;
+            continue;
+        }
+        store_async_drain(s->db);
+        collect(s);
+    }
+    turn_end(s);
+}
+
+void server_inject_fault(server *s, long nth_write)
+{
+    if (s->faulty)
+        store_faulty_arm(s->faulty, nth_write);
+}
+
+long server_store_writes(server *s) { return s->faulty ? store_faulty_writes(s->faulty) : 0; }
+
 void server_free(server *s)
 {
     if (!s)
         return;
-    if (s->db && s->net)
-        server_flush(s);
+    if (s->db && s->net) { /* what was played is stored before the end */
+        turn_end(s);
+        store_async_drain(s->db);
+        collect(s);
+    }
     engine_pool_free(s->engines);
     s->engines = NULL; /* a wake-up still pending finds no pool */
     games_free(s);
-    free(s->touched.items);
-    for (int i = 0; i < s->clients.count; i++) {
-        client *c = s->clients.items[i];
+    lobby_free(s);
+    turn_end(s);
+    int64_t key;
+    void *v;
+    for (size_t i = 0; imap_next(&s->clients, &i, &key, &v);) {
+        client *c = v;
         net_conn_set_data(c->conn, NULL);
+        for (int k = 0; k < c->inbox_count; k++)
+            free(c->inbox[k]);
+        free(c->inbox);
         free(c->watching);
         free(c);
     }
-    free(s->clients.items);
-    for (int i = 0; i < s->accounts.count; i++)
-        free(s->accounts.items[i]);
-    free(s->accounts.items);
-    for (int i = 0; i < s->challenges.count; i++)
-        free(s->challenges.items[i]);
-    free(s->challenges.items);
+    imap_free(&s->clients);
+    for (size_t i = 0; imap_next(&s->accounts, &i, &key, &v);)
+        free(v);
+    imap_free(&s->accounts);
+    for (size_t i = 0; imap_next(&s->addresses, &i, &key, &v);)
+        free(v);
+    imap_free(&s->addresses);
+    free(s->closing.items);
+    free(s->releasing.items);
+    for (int i = 0; i < 64; i++)
+        free(s->cache[i].state);
+    if (s->db) {
+        store_async_drain(s->db);
+        collect(s);
+    }
+    store_async_free(s->db);
+    net_timer_free(s->lag_timer);
+    net_timer_free(s->sweep_timer);
     net_free(s->net);
-    store_close(s->db);
+    store_close(s->api_db);
     free(s);
 }

@@ -30,6 +30,7 @@ typedef struct server_config {
     int extra_count;
     int max_connections;
     bool quiet;
+    bool fault_injection;         /* tests: the writer fails on demand (server_inject_fault) */
 } server_config;
 
 typedef struct server server;
@@ -40,5 +41,14 @@ int server_port(const server *s);
 /* Serve until SIGINT or SIGTERM. */
 void server_run(server *s);
 void server_free(server *s);
+
+/* For tests that drive the server without sockets (a net.h of their own):
+ * wait for the store and run what comes back, turn after turn, until
+ * nothing is pending. */
+void server_settle(server *s);
+/* With cfg.fault_injection: fail the n-th write from now (0: none);
+ * the writes counted so far. */
+void server_inject_fault(server *s, long nth_write);
+long server_store_writes(server *s);
 
 #endif

@@ -1,9 +1,21 @@
 /*
- * server_internal.h — what the server's files share: connections
- * (client), accounts seen online, live games (live: a room, its watchers,
- * its timer) and open challenges.  server.c dispatches requests and keeps
- * accounts and the lobby; server_game.c runs live games; server_http.c
- * answers HTTP.
+ * server_internal.h — what the server's files share.  A request passes one
+ * way: network (net.h) -> dispatch (server.c) -> a handler (sessions in
+ * server_session.c, the lobby in server_lobby.c, game requests in
+ * server_play.c) -> the game's room (server_games.c, the registry of live
+ * games and the one owner of their lifetimes) -> the turn's batch of writes
+ * (server_turn.c) -> the store, off the loop (store_async.h) -> release of
+ * the messages that waited for it.
+ *
+ * Lifetimes: nothing is freed inside a handler.  A closed connection's
+ * client and a finished, unwatched game are marked and freed by the turn
+ * (turn_end), a game only once its last write is durable.
+ *
+ * Truth: a message that tells of writes not yet durable waits for them
+ * (its epoch); an answer carries a fallback sent instead when the writes
+ * fail.  Accounts, sessions and challenges change in memory only once their
+ * own write is durable; game events are judged at once (moves must be
+ * ordered) and, when their batch fails, the game is rebuilt from the store.
  */
 #ifndef TENGEN_SERVER_INTERNAL_H
 #define TENGEN_SERVER_INTERNAL_H
@@ -11,11 +23,13 @@
 #include <jansson.h>
 
 #include "engines.h"
+#include "imap.h"
 #include "net.h"
 #include "proto.h"
 #include "room.h"
 #include "server.h"
 #include "store.h"
+#include "store_async.h"
 
 /* A token bucket: RATE_PER_S requests a second, bursts of RATE_BURST. */
 #define RATE_PER_S 20.0
@@ -26,24 +40,50 @@ typedef struct rate_bucket {
     int64_t at_ms;
 } rate_bucket;
 
+/* What one address may cost the server (X-Forwarded-For from trusted
+ * proxies decides the address). */
+typedef struct address {
+    int64_t key;
+    rate_bucket guests, registrations, passwords, reads, api;
+    int challenges;          /* open or being stored, over its accounts */
+    int64_t seen_ms;
+} address;
+
 typedef struct account {
     int64_t user;
     int connections;
     int64_t gone_since_ms;   /* when its last connection closed */
     rate_bucket rate;
+    int challenges;          /* open or being stored */
 } account;
 
 typedef struct client {
+    int64_t id;              /* the connection's number: jobs find it by this */
     net_conn *conn;
     int64_t user;            /* 0: not logged in */
     char name[32];
     bool guest;
     bool lobby;
+    bool closed;             /* gone: freed by turn_end */
     int guests_made;
+    int64_t addr;            /* address key */
     rate_bucket rate;
     int64_t *watching;
     int watch_count, watch_cap;
+    /* one session request (hello, register, login, guest, logout) at a
+     * time: messages arriving meanwhile wait here, in order */
+    bool waiting;
+    char **inbox;
+    int inbox_count, inbox_cap;
 } client;
+
+/* An engine as a game stores it: its name in the server's table and its
+ * strength, never a command line. */
+typedef struct engine_spec {
+    char name[32];           /* "" for a person */
+    int64_t playouts;
+    double seconds;
+} engine_spec;
 
 typedef struct live {
     room *r;
@@ -52,10 +92,15 @@ typedef struct live {
     net_timer *timer;
     int64_t offset_ms;       /* game ms = monotonic ms - offset */
     bool engine_asked;
-    bool touched;
     int epoch;               /* counts changes of position: an engine's stale answer is dropped */
     int64_t created_unix_ms;
-    char engine_command[3][512];
+    engine_spec engine[3];
+    char adjourned[160];     /* why the game waits ("" when it does not) */
+    int64_t addr;            /* an engine game: the address of the person who began it */
+    uint64_t dep;            /* the store epoch of its newest write */
+    int64_t stall_from;      /* monotonic ms of its oldest write not yet durable (0: none) */
+    bool recovering;         /* being rebuilt from the store after a failed write */
+    bool release;            /* over and unwatched: freed once its writes are durable */
     struct server *srv;
 } live;
 
@@ -66,6 +111,7 @@ typedef struct challenge {
     char opponent[32];       /* "" for anyone */
     room_settings settings;
     int64_t created_unix_ms;
+    int64_t addr;
 } challenge;
 
 /* A growable array of pointers, indexed by position. */
@@ -74,74 +120,186 @@ typedef struct ptr_list {
     int count, cap;
 } ptr_list;
 bool ptr_list_add(ptr_list *l, void *p);
+void ptr_list_remove(ptr_list *l, void *p);
 /* Take one token from a bucket refilled at per_second up to burst; false
- * when it is empty. */
+ * when it is empty.  A bucket never used starts full. */
 bool take_token(rate_bucket *b, int64_t now, double per_second, double burst);
 /* Room for one more element in a growable array (*items, *cap), holding count. */
 bool grow_array(void **items, int *cap, int count, size_t elem);
-void ptr_list_remove(ptr_list *l, void *p);
+
+/* ---- the turn: one batch of game writes (server_turn.c) ---- */
+
+typedef enum write_kind { W_EVENT, W_GAME_ADD, W_FINISH, W_SWAP, W_CHALLENGE_REMOVE } write_kind;
+
+typedef struct write_op {
+    write_kind kind;
+    int64_t game;
+    store_event event;          /* W_EVENT (data_json malloc'd) */
+    store_game g;               /* W_GAME_ADD (settings_json malloc'd) */
+    char result[32];            /* W_FINISH */
+    int moves;
+    char *sgf, *state;          /* W_FINISH, malloc'd */
+} write_op;
+
+typedef struct batch {
+    store_job job;              /* first: the store's job */
+    struct server *srv;
+    uint64_t epoch;
+    write_op *ops;
+    int nops, ops_cap;
+    int64_t *games;             /* live games written */
+    int ngames, games_cap;
+    challenge **removed;        /* challenges this batch removes: back on failure */
+    int nremoved, removed_cap;
+    bool abandoned;             /* failed or discarded, already dealt with */
+    struct batch *next;         /* pending batches, oldest first */
+} batch;
+
+/* Histograms for /metrics: counts of values <= each bound (ms). */
+#define METRIC_BUCKETS 12
+typedef struct histogram {
+    uint64_t count[METRIC_BUCKETS + 1];
+    double sum;
+    uint64_t n;
+    double max;
+} histogram;
+extern const double metric_bounds[METRIC_BUCKETS];
+void histogram_add(histogram *h, double ms);
 
 struct server {
     server_config cfg;
-    store *db;
     net *net;
+    store_async *db;
+    store *faulty;              /* the writer's fault injector (tests), or NULL */
+    store *api_db;              /* the HTTP API's reads (short, indexed; see server_http.c) */
     engine_pool *engines;
-    ptr_list clients;        /* client* */
-    ptr_list accounts;       /* account* (online now or recently) */
-    live **lives;            /* indexed by game id (ids are small and dense) */
-    int64_t lives_cap;
-    ptr_list challenges;     /* challenge* */
-    int64_t next_challenge;
+    imap clients;               /* id -> client */
+    int64_t next_client;
+    imap accounts;              /* user -> account (online now or recently) */
+    imap addresses;             /* address key -> address */
+    imap lives;                 /* game id -> live */
+    imap challenges;            /* id -> challenge */
+    int64_t next_game, next_challenge; /* the last ids given */
+    ptr_list closing;           /* client* closed this turn */
+    ptr_list releasing;         /* live* to free once durable */
     bool stopping;
-    bool in_transaction;     /* this turn of the loop has written: commit before release */
-    rate_bucket password_rate; /* Argon2id work, for the whole server */
-    rate_bucket api_rate;      /* HTTP API requests, for the whole server */
-    ptr_list touched;        /* live* changed in the open transaction */
+    /* the store */
+    batch *open;                /* this turn's writes, or NULL */
+    batch *pending, *pending_tail;
+    uint64_t last_epoch;        /* the newest batch's */
+    uint64_t committed;         /* every batch through this one is durable */
+    bool store_failing;         /* the last write failed: clients and the log were told */
+    int64_t failing_since_ms;
+    char store_error[200];
+    /* finished games as the API and watchers read them: a small cache */
+    struct cached_game {
+        int64_t id;
+        char *state;            /* game.state's game object, JSON */
+    } cache[64];
+    int cache_next;
+    rate_bucket password_rate;  /* Argon2id work queued, for the whole server */
+    /* metrics */
+    net_timer *lag_timer, *sweep_timer;
+    int64_t lag_expected_ms;
+    histogram loop_lag, commit_ms;
+    uint64_t moves, commits, commit_failures, requests;
 };
 
-/* Writes of this turn of the loop go into one transaction (group commit):
- * store_write_begin before any write; server_flush commits it and lets the
- * messages out (also before an HTTP answer that reads what was written). */
-bool store_write_begin(server *s);
-void server_flush(server *s);
-void live_touch(server *s, live *lv);
-/* The store failed: drop the turn's messages and rebuild what it changed. */
-void games_rollback(server *s);
-
+/* ---- server.c ---- */
 int64_t server_now_ms(void);
 int64_t server_unix_ms(void);
-
-/* Answers. */
+/* Answers.  send_json: at once (it tells of nothing pending).  reply: the
+ * answer to rq, after epoch `dep` is durable; should that fail, the client
+ * is told so instead.  */
 void send_json(client *c, json_t *msg);           /* steals msg */
+void send_json_after(client *c, json_t *msg, uint64_t dep);
 void send_ok(client *c, const proto_request *rq, json_t *fields); /* steals fields (may be NULL) */
 void send_error(client *c, const proto_request *rq, const char *code, const char *message);
-void lobby_broadcast(server *s, json_t *msg);     /* steals msg */
-account *account_of(server *s, int64_t user);
+void reply_ok(client *c, const proto_request *rq, json_t *fields, uint64_t dep);
+void reply_error(client *c, const proto_request *rq, const char *code, const char *message,
+                 uint64_t dep);
+void lobby_broadcast(server *s, json_t *msg, uint64_t dep);     /* steals msg */
+client *client_by_id(server *s, int64_t id);
+address *address_of(server *s, int64_t key);
+/* Process what a client's inbox held while it waited for a session job. */
+void client_resume(server *s, client *c);
 
-/* server_game.c */
+/* ---- server_session.c ---- */
+account *account_of(server *s, int64_t user);
+void session_handle(server *s, client *c, const proto_request *rq);
+void session_closed(server *s, client *c);
+json_t *user_json(const client *c);
+void accounts_sweep(server *s);
+
+/* ---- server_lobby.c ---- */
+void lobby_handle(server *s, client *c, const proto_request *rq);
+void lobby_drop_challenges_of(server *s, int64_t user);
+bool lobby_restore(server *s, char *err, size_t errlen);
+void lobby_free(server *s);
+/* A batch that removed challenges failed: they are open again. */
+void lobby_challenge_back(server *s, challenge *ch);
+
+/* ---- server_turn.c ---- */
+/* This turn's batch (opened on first use), or NULL when out of memory. */
+batch *turn_batch(server *s);
+bool batch_event(server *s, live *lv, const store_event *e);
+bool batch_game_add(server *s, live *lv, const store_game *g);
+bool batch_finish(server *s, live *lv, const char *result, int moves, char *sgf, char *state);
+bool batch_swap(server *s, live *lv);
+bool batch_challenge_remove(server *s, challenge *ch);
+/* The turn is over: its batch goes to the store, the closed and the
+ * released are freed. */
+void turn_end(server *s);
+void turn_store_done(server *s, store_job *job);
+/* The epoch a message about everything written so far depends on. */
+uint64_t turn_epoch_now(server *s);
+
+/* ---- server_games.c: the registry of live games ---- */
 live *live_get(server *s, int64_t game);
-/* Rebuild every unfinished game from the store. */
 bool games_restore(server *s, char *err, size_t errlen);
-/* A new game from settings; names and nigiri filled in; the engine's
- * command for a colour played by an engine. */
 live *game_start(server *s, const room_settings *settings, int64_t black, const char *black_name,
                  int64_t white, const char *white_name, const char *nigiri,
-                 const char *engine_name[3], const char *engine_command[3], char *err,
-                 size_t errlen);
-/* Judge, commit and announce an event at the game's time now. */
+                 const engine_spec engines[3], char *err, size_t errlen);
 void game_commit_and_announce(server *s, live *lv, const room_event *ev, room_result *res);
 json_t *game_state_message(const live *lv, tg_color you);
+/* A finished game nobody watches leaves memory (after the turn). */
 void game_release_if_idle(server *s, live *lv);
-void game_handle(server *s, client *c, const proto_request *rq);
-void game_client_gone(server *s, client *c);
+void games_release_durable(server *s);
 void game_engine_answers(server *s);
 void games_free(server *s);
 json_t *game_summaries(server *s);
-/* The game as the API shows it: live or rebuilt from the store; NULL: none. */
-json_t *game_state_any(server *s, int64_t id);
-char *game_sgf_any(server *s, int64_t id);
+int game_engine_games_of(server *s, int64_t user);
+/* A batch that wrote to lv failed or was discarded: rebuild it. */
+void game_recover(server *s, live *lv);
+/* The game's writes are durable now (the clock's stall is given back). */
+void game_durable(server *s, live *lv);
+/* The game's state for the API (live), or NULL. */
+json_t *game_state_public(server *s, live *lv);
+char *game_sgf_live(live *lv);
+bool engine_known(server *s, const char *name);
+/* A finished game read off the loop (its stored state, else its events
+ * replayed on the reader thread); fn runs on the loop with what was found. */
+typedef struct stored_read {
+    int64_t client;
+    bool has_id;
+    int64_t id;
+    proto_type type;
+    int64_t game;
+    int found;               /* 0 found, 1 no such game, -1 the store failed */
+    bool live_now;           /* the game became live meanwhile (never, today) */
+    char *state;             /* game.state's game object as JSON, malloc'd */
+} stored_read;
+typedef void (*stored_game_fn)(server *s, stored_read *r);
+void game_read_stored(server *s, client *c, const proto_request *rq, int64_t game,
+                      stored_game_fn fn);
+const char *cache_get(server *s, int64_t game);
+void cache_put(server *s, int64_t game, const char *state);
 
-/* server_http.c */
+/* ---- server_play.c ---- */
+void game_handle(server *s, client *c, const proto_request *rq);
+void game_client_gone(server *s, client *c);
+
+/* ---- server_http.c ---- */
 void http_answer(void *ctx, const char *path, const char *query, net_http_response *out);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * server_play.c — the game.* requests of docs/protocol.md: who may do
- * what, turned into room events; watching and leaving; the API's view of
- * any game, live or finished.
+ * what, turned into room events for the registry (server_games.c);
+ * watching and leaving.  Leaving never frees a game here: the registry
+ * does, after the turn.
  */
 #include "server_internal.h"
 
@@ -42,27 +43,67 @@ static void remove_watcher(live *lv, client *c)
         }
 }
 
+static json_t *rq_error(const stored_read *r, const char *code, const char *message)
+{
+    json_t *msg = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", message);
+    if (r->has_id)
+        json_object_set_new(msg, "id", json_integer(r->id));
+    return msg;
+}
+
+/* A finished game's state once, read off the loop. */
+static void watched_stored(server *s, stored_read *r)
+{
+    client *c = client_by_id(s, r->client);
+    if (!c)
+        return;
+    if (r->found != 0) {
+        send_json(c, r->found == 1 ? rq_error(r, "not_found", "no such game")
+                                   : rq_error(r, "internal", "the server could not read the game: try again later"));
+        return;
+    }
+    json_error_t e;
+    json_t *state = json_loads(r->state, 0, &e);
+    if (!state)
+        return send_json(c, rq_error(r, "internal", "the server could not read the game"));
+    const char *you = NULL;
+    if (c->user && json_integer_value(json_object_get(json_object_get(state, "black"), "id")) == c->user)
+        you = "black";
+    else if (c->user && json_integer_value(json_object_get(json_object_get(state, "white"), "id")) == c->user)
+        you = "white";
+    json_object_set_new(state, "you", you ? json_string(you) : json_null());
+    json_t *ok = json_pack("{s:s}", "type", "ok");
+    if (r->has_id)
+        json_object_set_new(ok, "id", json_integer(r->id));
+    send_json(c, ok);
+    send_json(c, json_pack("{s:s, s:o}", "type", "game.state", "game", state));
+}
+
+/* Reading a finished game costs the store: a budget per address. */
+static bool read_allowed(server *s, client *c, const proto_request *rq)
+{
+    address *a = address_of(s, c->addr);
+    if (cache_get(s, rq->game) || (a && take_token(&a->reads, server_now_ms(), 5, 20)))
+        return true;
+    send_error(c, rq, "rate_limited", "too many finished games read from your address: slow down");
+    return false;
+}
+
 static void on_watch(server *s, client *c, const proto_request *rq)
 {
     live *lv = live_get(s, rq->game);
     if (!lv) { /* a finished game: its state once, from the store */
-        json_t *state = game_state_any(s, rq->game);
-        if (!state)
+        if (rq->game <= 0 || rq->game > s->next_game)
             return send_error(c, rq, "not_found", "no such game");
-        const char *you = NULL;
-        if (c->user && json_integer_value(json_object_get(json_object_get(state, "black"), "id")) == c->user)
-            you = "black";
-        else if (c->user && json_integer_value(json_object_get(json_object_get(state, "white"), "id")) == c->user)
-            you = "white";
-        json_object_set_new(state, "you", you ? json_string(you) : json_null());
-        send_ok(c, rq, NULL);
-        return send_json(c, json_pack("{s:s, s:o}", "type", "game.state", "game", state));
+        if (read_allowed(s, c, rq))
+            game_read_stored(s, c, rq, rq->game, watched_stored);
+        return;
     }
     if (!watching(c, rq->game) && !add_watcher(lv, c))
         return send_error(c, rq, "internal", "out of memory");
-    send_ok(c, rq, NULL);
+    reply_ok(c, rq, NULL, lv->dep);
     tg_color you = room_color_of(lv->r, c->user);
-    if (you != TG_EMPTY && !lv->r->arrived[you] && lv->r->phase != ROOM_OVER) {
+    if (you != TG_EMPTY && !lv->r->arrived[you] && lv->r->phase != ROOM_OVER && !lv->recovering) {
         room_event ev;
         memset(&ev, 0, sizeof ev);
         ev.kind = EV_ARRIVE;
@@ -70,7 +111,7 @@ static void on_watch(server *s, client *c, const proto_request *rq)
         room_result res;
         game_commit_and_announce(s, lv, &ev, &res);
     }
-    send_json(c, game_state_message(lv, you));
+    send_json_after(c, game_state_message(lv, you), lv->dep);
 }
 
 static void on_unwatch(server *s, client *c, const proto_request *rq)
@@ -210,12 +251,14 @@ void game_handle(server *s, client *c, const proto_request *rq)
     if (rq->type == P_UNWATCH)
         return on_unwatch(s, c, rq);
     live *lv = live_get(s, rq->game);
-    if (!lv) {
-        json_t *state = game_state_any(s, rq->game);
-        json_decref(state);
-        return send_error(c, rq, state ? "wrong_phase" : "not_found",
-                          state ? "the game is over" : "no such game");
+    if (!lv) { /* ids are given in order: one not live was finished, or never made */
+        if (rq->game <= 0 || rq->game > s->next_game)
+            return send_error(c, rq, "not_found", "no such game");
+        return send_error(c, rq, "wrong_phase", "the game is over");
     }
+    if (lv->recovering)
+        return send_error(c, rq, "unavailable",
+                          "the server is rebuilding this game after a failed write: try again in a moment");
     room_event *ev = malloc(sizeof *ev);
     if (!ev)
         return send_error(c, rq, "internal", "out of memory");
@@ -223,12 +266,12 @@ void game_handle(server *s, client *c, const proto_request *rq)
         room_result res;
         game_commit_and_announce(s, lv, ev, &res);
         if (res.code) {
-            send_error(c, rq, room_error_code(res.code), res.message);
+            reply_error(c, rq, room_error_code(res.code), res.message, lv->dep);
         } else {
             json_t *fields = NULL;
             if (ev->kind == EV_MOVE)
                 fields = json_pack("{s:i}", "n", tg_game_move_count(lv->r->game));
-            send_ok(c, rq, fields);
+            reply_ok(c, rq, fields, lv->dep);
             if (ev->kind == EV_CHAT) {
                 json_t *msg = json_pack("{s:s, s:I, s:s, s:s, s:s, s:I}", "type", "game.chat",
                                         "game", (json_int_t)lv->r->id, "channel",
@@ -237,10 +280,10 @@ void game_handle(server *s, client *c, const proto_request *rq)
                 for (int i = 0; i < lv->watcher_count; i++) {
                     client *w = lv->watchers[i];
                     if (ev->color || room_color_of(lv->r, w->user) == TG_EMPTY)
-                        send_json(w, json_incref(msg));
+                        send_json_after(w, json_incref(msg), lv->dep);
                 }
                 if (!watching(c, lv->r->id))
-                    send_json(c, json_incref(msg));
+                    send_json_after(c, json_incref(msg), lv->dep);
                 json_decref(msg);
             }
         }

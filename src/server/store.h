@@ -8,7 +8,9 @@
  * A game is its settings, its players and its event log (room.h).  The
  * server groups the writes of one turn of its loop into one transaction
  * (begin ... commit: one fsync for all of them) and tells nobody of them
- * before commit returns.  All calls are made from the server's one thread.
+ * before commit returns.  The calls are synchronous and made from the
+ * store's own threads (store_async.h: one writer, one reader, each with a
+ * store of its own), never from the event loop.
  *
  * Return values: 0 success, 1 "not found" / "already exists" where said,
  * -1 an error (the message in store_error).
@@ -42,6 +44,15 @@ typedef struct store_game {
     int moves;                     /* of a finished game */
 } store_game;
 
+typedef struct store_challenge {
+    int64_t id;
+    int64_t challenger;
+    char challenger_name[32];
+    char opponent[32];             /* "" for anyone */
+    char *settings_json;           /* malloc'd */
+    int64_t created_unix_ms;
+} store_challenge;
+
 typedef struct store_event {
     int seq;
     int64_t at_ms;
@@ -61,9 +72,14 @@ typedef struct store_ops {
     int (*token_add)(store *s, const uint8_t hash[32], int64_t user);
     int (*token_user)(store *s, const uint8_t hash[32], int64_t *user); /* 1: none */
     int (*tokens_revoke)(store *s, int64_t user);
-    int (*game_add)(store *s, store_game *g);                       /* sets g->id */
+    /* g->id is given (the server numbers games); 1: that id exists */
+    int (*game_add)(store *s, const store_game *g);
     int (*event_add)(store *s, int64_t game, const store_event *e);
-    int (*game_finish)(store *s, int64_t game, const char *result, int moves, const char *sgf);
+    /* The result, the record and the final state (game.state's game
+     * object, as JSON) kept with the game: a finished game is then read,
+     * never replayed. */
+    int (*game_finish)(store *s, int64_t game, const char *result, int moves, const char *sgf,
+                       const char *state_json);
     /* The players change colours (the free opening's predictions gave the
      * first player Black): written with the result, so that a finished
      * game's row names the colours played while a live one keeps the
@@ -77,19 +93,37 @@ typedef struct store_ops {
     int (*game_get)(store *s, int64_t id, store_game *out);         /* 1: none */
     int (*events)(store *s, int64_t game, store_event **out, int *count);
     int (*game_sgf)(store *s, int64_t game, char **sgf);            /* 1: none stored */
+    int (*game_state)(store *s, int64_t game, char **state_json);   /* 1: none stored */
+    /* The largest game and challenge ids ever stored (0: none). */
+    int (*max_ids)(store *s, int64_t *game, int64_t *challenge);
+    int (*challenge_add)(store *s, const store_challenge *c);
+    int (*challenge_remove)(store *s, int64_t id);                  /* 1: none */
+    int (*challenges_list)(store *s, store_challenge **out, int *count);
+    /* Give back what a long-lived connection holds (a read snapshot, the
+     * WAL's growth): called by the store's threads when idle. */
+    void (*idle)(store *s);
 } store_ops;
 
 struct store {
     const store_ops *ops;
 };
 
-/* Open (and create) the SQLite store at path; NULL with err on failure. */
+/* Open (and create, and migrate to STORE_SCHEMA_VERSION) the SQLite store
+ * at path; NULL with err on failure, and on a file it cannot write. */
+#define STORE_SCHEMA_VERSION 2
 store *store_sqlite_open(const char *path, char *err, size_t errlen);
+/* A store that fails the n-th write (counting every write call and commit
+ * from now, 1-based; 0: never) with "injected fault", passing everything
+ * else to inner; for the fault-injection tests.  Takes inner. */
+store *store_faulty_wrap(store *inner);
+void store_faulty_arm(store *s, long nth_write);
+long store_faulty_writes(store *s);
 
 static inline void store_close(store *s) { if (s) s->ops->close(s); }
 
 void store_game_clear(store_game *g);
 void store_games_free(store_game *games, int count);
 void store_events_free(store_event *events, int count);
+void store_challenges_free(store_challenge *c, int count);
 
 #endif

@@ -2,6 +2,11 @@
  * store_sqlite.c — the store on SQLite: one file, WAL journal,
  * synchronous=FULL (an event reported committed is on disk), every
  * statement prepared once and bound, never a query built from text.
+ * Every statement is reset as soon as its rows are read, so that no
+ * connection holds a read snapshot between calls: the WAL is then
+ * checkpointed (automatically, and by `idle`) and stays bounded.  The
+ * schema carries a version (PRAGMA user_version) and is migrated forward
+ * at open.
  */
 #include "store.h"
 
@@ -13,20 +18,21 @@
 enum {
     Q_USER_ADD, Q_USER_BY_NAME, Q_USER_BY_ID, Q_TOKEN_ADD, Q_TOKEN_USER, Q_TOKENS_REVOKE,
     Q_GAME_ADD, Q_EVENT_ADD, Q_GAME_FINISH, Q_GAMES_LIVE, Q_GAMES_FINISHED, Q_GAMES_USER,
-    Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_GAME_SWAP, Q_COUNT_
+    Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_GAME_SWAP, Q_GAME_STATE, Q_MAX_GAME, Q_MAX_CHALLENGE,
+    Q_CHALLENGE_ADD, Q_CHALLENGE_REMOVE, Q_CHALLENGES, Q_COUNT_
 };
 
 static const char *const sql_text[Q_COUNT_] = {
     "INSERT INTO users(name, password_hash, guest, created) VALUES(?1, ?2, ?3, strftime('%s','now'))",
-    "SELECT id, name, password_hash, guest FROM users WHERE name = ?1",
+    "SELECT id, name, password_hash, guest FROM users WHERE name = ?1 COLLATE NOCASE",
     "SELECT id, name, password_hash, guest FROM users WHERE id = ?1",
     "INSERT INTO tokens(hash, user_id, created) VALUES(?1, ?2, strftime('%s','now'))",
     "SELECT user_id FROM tokens WHERE hash = ?1",
     "DELETE FROM tokens WHERE user_id = ?1",
     "INSERT INTO games(black, white, black_name, white_name, black_engine, white_engine, nigiri,"
-    " settings, created) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    " settings, created, id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     "INSERT INTO events(game_id, seq, at_ms, kind, data) VALUES(?1, ?2, ?3, ?4, ?5)",
-    "UPDATE games SET finished = 1, result = ?2, sgf = ?3, moves = ?4 WHERE id = ?1",
+    "UPDATE games SET finished = 1, result = ?2, sgf = ?3, moves = ?4, state = ?5 WHERE id = ?1",
     "SELECT " "id, black, white, black_name, white_name, black_engine, white_engine, nigiri,"
     " settings, created, finished, result, moves FROM games WHERE finished = 0 ORDER BY id",
     "SELECT id, black, white, black_name, white_name, black_engine, white_engine, nigiri,"
@@ -41,6 +47,13 @@ static const char *const sql_text[Q_COUNT_] = {
     /* every right-hand side reads the row as it was: a swap in one statement */
     "UPDATE games SET black = white, white = black, black_name = white_name,"
     " white_name = black_name, black_engine = white_engine, white_engine = black_engine WHERE id = ?1",
+    "SELECT state FROM games WHERE id = ?1 AND state IS NOT NULL",
+    "SELECT coalesce(max(id), 0) FROM games",
+    "SELECT coalesce(max(id), 0) FROM challenge_ids",
+    "INSERT INTO challenges(id, challenger, challenger_name, opponent, settings, created)"
+    " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+    "DELETE FROM challenges WHERE id = ?1",
+    "SELECT id, challenger, challenger_name, opponent, settings, created FROM challenges ORDER BY id",
 };
 
 static const char schema[] =
@@ -57,7 +70,21 @@ static const char schema[] =
     "CREATE INDEX IF NOT EXISTS games_white ON games(white);"
     "CREATE TABLE IF NOT EXISTS events(game_id INTEGER NOT NULL REFERENCES games(id),"
     " seq INTEGER NOT NULL, at_ms INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,"
-    " PRIMARY KEY(game_id, seq));";
+    " PRIMARY KEY(game_id, seq));"
+    "CREATE TABLE IF NOT EXISTS challenges(id INTEGER PRIMARY KEY, challenger INTEGER NOT NULL,"
+    " challenger_name TEXT NOT NULL, opponent TEXT NOT NULL, settings TEXT NOT NULL,"
+    " created INTEGER NOT NULL);"
+    /* every challenge id ever given, so that ids are never used twice */
+    "CREATE TABLE IF NOT EXISTS challenge_ids(id INTEGER PRIMARY KEY);"
+    "CREATE TRIGGER IF NOT EXISTS challenge_id_kept AFTER INSERT ON challenges"
+    " BEGIN INSERT OR IGNORE INTO challenge_ids(id) VALUES(new.id);"
+    " DELETE FROM challenge_ids WHERE id < new.id; END;";
+
+/* From version 1 (2323faa and before) to 2: finished games keep their
+ * final state; names are unique whatever their case (a file holding both
+ * "ana" and "ANA" keeps them, and new ones are refused). */
+static const char migrate_1_to_2[] =
+    "ALTER TABLE games ADD COLUMN state TEXT;";
 
 typedef struct sqlite_store {
     store base;
@@ -87,6 +114,13 @@ static sqlite3_stmt *stmt(store *s, int which)
     return st;
 }
 
+/* Done with a statement's rows: its read snapshot is let go. */
+static int done(sqlite3_stmt *st, int rc)
+{
+    sqlite3_reset(st);
+    return rc;
+}
+
 static void copy_text(char *dst, size_t len, sqlite3_stmt *st, int col)
 {
     const unsigned char *t = sqlite3_column_text(st, col);
@@ -110,7 +144,7 @@ static char *dup_text(sqlite3_stmt *st, int col)
 static int run(sqlite3_stmt *st)
 {
     int rc = sqlite3_step(st);
-    return rc == SQLITE_DONE ? 0 : rc == SQLITE_CONSTRAINT ? 1 : -1;
+    return done(st, rc == SQLITE_DONE ? 0 : rc == SQLITE_CONSTRAINT ? 1 : -1);
 }
 
 static int sq_exec(store *s, const char *sql)
@@ -120,7 +154,21 @@ static int sq_exec(store *s, const char *sql)
 
 static int sq_begin(store *s) { return sq_exec(s, "BEGIN IMMEDIATE"); }
 static int sq_commit(store *s) { return sq_exec(s, "COMMIT"); }
-static int sq_rollback(store *s) { return sq_exec(s, "ROLLBACK"); }
+static int sq_rollback(store *s)
+{
+    /* a failed COMMIT may have rolled back already */
+    return sqlite3_get_autocommit(S(s)->db) ? 0 : sq_exec(s, "ROLLBACK");
+}
+
+static void sq_idle(store *s)
+{
+    sqlite_store *q = S(s);
+    for (int i = 0; i < Q_COUNT_; i++)
+        sqlite3_reset(q->q[i]);
+    /* a passive checkpoint never waits for anyone: the WAL is copied back
+     * as far as readers allow, and journal_size_limit trims the file */
+    sqlite3_wal_checkpoint_v2(q->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+}
 
 static int sq_user_add(store *s, const store_user *u, int64_t *id)
 {
@@ -128,24 +176,25 @@ static int sq_user_add(store *s, const store_user *u, int64_t *id)
     sqlite3_bind_text(st, 1, u->name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, u->password_hash, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 3, u->guest);
-    int rc = run(st);
+    int rc = sqlite3_step(st);
+    rc = rc == SQLITE_DONE ? 0 : rc == SQLITE_CONSTRAINT ? 1 : -1;
     if (rc == 0)
         *id = sqlite3_last_insert_rowid(S(s)->db);
-    return rc;
+    return done(st, rc);
 }
 
 static int read_user(sqlite3_stmt *st, store_user *out)
 {
     int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE)
-        return 1;
+        return done(st, 1);
     if (rc != SQLITE_ROW)
-        return -1;
+        return done(st, -1);
     out->id = sqlite3_column_int64(st, 0);
     copy_text(out->name, sizeof out->name, st, 1);
     copy_text(out->password_hash, sizeof out->password_hash, st, 2);
     out->guest = sqlite3_column_int(st, 3) != 0;
-    return 0;
+    return done(st, 0);
 }
 
 static int sq_user_by_name(store *s, const char *name, store_user *out)
@@ -176,11 +225,11 @@ static int sq_token_user(store *s, const uint8_t hash[32], int64_t *user)
     sqlite3_bind_blob(st, 1, hash, 32, SQLITE_TRANSIENT);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE)
-        return 1;
+        return done(st, 1);
     if (rc != SQLITE_ROW)
-        return -1;
+        return done(st, -1);
     *user = sqlite3_column_int64(st, 0);
-    return 0;
+    return done(st, 0);
 }
 
 static int sq_tokens_revoke(store *s, int64_t user)
@@ -190,7 +239,7 @@ static int sq_tokens_revoke(store *s, int64_t user)
     return run(st) == 0 ? 0 : -1;
 }
 
-static int sq_game_add(store *s, store_game *g)
+static int sq_game_add(store *s, const store_game *g)
 {
     sqlite3_stmt *st = stmt(s, Q_GAME_ADD);
     sqlite3_bind_int64(st, 1, g->black);
@@ -202,10 +251,8 @@ static int sq_game_add(store *s, store_game *g)
     sqlite3_bind_text(st, 7, g->nigiri, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 8, g->settings_json, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 9, g->created_unix_ms);
-    if (run(st) != 0)
-        return -1;
-    g->id = sqlite3_last_insert_rowid(S(s)->db);
-    return 0;
+    sqlite3_bind_int64(st, 10, g->id);
+    return run(st);
 }
 
 static int sq_event_add(store *s, int64_t game, const store_event *e)
@@ -219,13 +266,16 @@ static int sq_event_add(store *s, int64_t game, const store_event *e)
     return run(st) == 0 ? 0 : -1;
 }
 
-static int sq_game_finish(store *s, int64_t game, const char *result, int moves, const char *sgf)
+static int sq_game_finish(store *s, int64_t game, const char *result, int moves, const char *sgf,
+                          const char *state_json)
 {
     sqlite3_stmt *st = stmt(s, Q_GAME_FINISH);
     sqlite3_bind_int64(st, 1, game);
     sqlite3_bind_int(st, 4, moves);
     sqlite3_bind_text(st, 2, result, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, sgf, -1, SQLITE_TRANSIENT);
+    if (state_json)
+        sqlite3_bind_text(st, 5, state_json, -1, SQLITE_TRANSIENT);
     return run(st) == 0 ? 0 : -1;
 }
 
@@ -278,7 +328,7 @@ static int sq_games_list(store *s, bool finished, int64_t user, int limit, store
     }
     *out = games;
     *count = n;
-    return rc == SQLITE_DONE ? 0 : -1;
+    return done(st, rc == SQLITE_DONE ? 0 : -1);
 }
 
 static int sq_game_get(store *s, int64_t id, store_game *out)
@@ -287,8 +337,8 @@ static int sq_game_get(store *s, int64_t id, store_game *out)
     sqlite3_bind_int64(st, 1, id);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE)
-        return 1;
-    return rc == SQLITE_ROW ? read_game(st, out) : -1;
+        return done(st, 1);
+    return done(st, rc == SQLITE_ROW ? read_game(st, out) : -1);
 }
 
 static int sq_events(store *s, int64_t game, store_event **out, int *count)
@@ -316,27 +366,141 @@ static int sq_events(store *s, int64_t game, store_event **out, int *count)
     }
     *out = events;
     *count = n;
-    return rc == SQLITE_DONE ? 0 : -1;
+    return done(st, rc == SQLITE_DONE ? 0 : -1);
 }
 
-static int sq_game_sgf(store *s, int64_t game, char **sgf)
+static int read_text(store *s, int which, int64_t id, char **out)
 {
-    sqlite3_stmt *st = stmt(s, Q_GAME_SGF);
-    sqlite3_bind_int64(st, 1, game);
+    sqlite3_stmt *st = stmt(s, which);
+    sqlite3_bind_int64(st, 1, id);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_DONE)
-        return 1;
+        return done(st, 1);
     if (rc != SQLITE_ROW)
+        return done(st, -1);
+    *out = dup_text(st, 0);
+    return done(st, *out ? 0 : -1);
+}
+
+static int sq_game_sgf(store *s, int64_t game, char **sgf) { return read_text(s, Q_GAME_SGF, game, sgf); }
+
+static int sq_game_state(store *s, int64_t game, char **state)
+{
+    return read_text(s, Q_GAME_STATE, game, state);
+}
+
+static int read_int(store *s, int which, int64_t *out)
+{
+    sqlite3_stmt *st = stmt(s, which);
+    if (sqlite3_step(st) != SQLITE_ROW)
+        return done(st, -1);
+    *out = sqlite3_column_int64(st, 0);
+    return done(st, 0);
+}
+
+static int sq_max_ids(store *s, int64_t *game, int64_t *challenge)
+{
+    return read_int(s, Q_MAX_GAME, game) || read_int(s, Q_MAX_CHALLENGE, challenge) ? -1 : 0;
+}
+
+static int sq_challenge_add(store *s, const store_challenge *c)
+{
+    sqlite3_stmt *st = stmt(s, Q_CHALLENGE_ADD);
+    sqlite3_bind_int64(st, 1, c->id);
+    sqlite3_bind_int64(st, 2, c->challenger);
+    sqlite3_bind_text(st, 3, c->challenger_name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, c->opponent, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, c->settings_json, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 6, c->created_unix_ms);
+    return run(st) == 0 ? 0 : -1;
+}
+
+static int sq_challenge_remove(store *s, int64_t id)
+{
+    sqlite3_stmt *st = stmt(s, Q_CHALLENGE_REMOVE);
+    sqlite3_bind_int64(st, 1, id);
+    if (run(st) != 0)
         return -1;
-    *sgf = dup_text(st, 0);
-    return *sgf ? 0 : -1;
+    return sqlite3_changes(S(s)->db) ? 0 : 1;
+}
+
+static int sq_challenges_list(store *s, store_challenge **out, int *count)
+{
+    sqlite3_stmt *st = stmt(s, Q_CHALLENGES);
+    store_challenge *list = NULL;
+    int n = 0, cap = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            store_challenge *grown = realloc(list, (size_t)cap * sizeof *grown);
+            if (!grown)
+                break;
+            list = grown;
+        }
+        store_challenge *c = &list[n];
+        c->id = sqlite3_column_int64(st, 0);
+        c->challenger = sqlite3_column_int64(st, 1);
+        copy_text(c->challenger_name, sizeof c->challenger_name, st, 2);
+        copy_text(c->opponent, sizeof c->opponent, st, 3);
+        c->settings_json = dup_text(st, 4);
+        c->created_unix_ms = sqlite3_column_int64(st, 5);
+        if (!c->settings_json)
+            break;
+        n++;
+    }
+    *out = list;
+    *count = n;
+    return done(st, rc == SQLITE_DONE ? 0 : -1);
 }
 
 static const store_ops sqlite_ops = {
     sq_close, sq_error, sq_begin, sq_commit, sq_rollback, sq_user_add, sq_user_by_name, sq_user_by_id, sq_token_add, sq_token_user,
     sq_tokens_revoke, sq_game_add, sq_event_add, sq_game_finish, sq_game_swap_colors, sq_games_list, sq_game_get,
-    sq_events, sq_game_sgf,
+    sq_events, sq_game_sgf, sq_game_state, sq_max_ids, sq_challenge_add, sq_challenge_remove,
+    sq_challenges_list, sq_idle,
 };
+
+/* Create the tables of a new file, or bring an older one to this version. */
+static int migrate(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    int version = 0;
+    bool fresh = true;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        version = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = 'games'", -1, &st, NULL) !=
+        SQLITE_OK)
+        return -1;
+    fresh = sqlite3_step(st) != SQLITE_ROW;
+    sqlite3_finalize(st);
+    if (version > STORE_SCHEMA_VERSION)
+        return -2; /* written by a newer tengen */
+    if (version == STORE_SCHEMA_VERSION)
+        return 0;
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_exec(db, schema, NULL, NULL, NULL);
+    if (rc == SQLITE_OK && !fresh && version < 2)
+        rc = sqlite3_exec(db, migrate_1_to_2, NULL, NULL, NULL);
+    if (rc == SQLITE_OK && fresh)
+        rc = sqlite3_exec(db, "ALTER TABLE games ADD COLUMN state TEXT;", NULL, NULL, NULL);
+    /* names unique whatever their case, where the file allows it */
+    if (rc == SQLITE_OK)
+        sqlite3_exec(db, "CREATE UNIQUE INDEX IF NOT EXISTS users_name_nocase ON users(name COLLATE NOCASE)",
+                     NULL, NULL, NULL);
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return rc == SQLITE_OK ? 0 : -1;
+}
 
 store *store_sqlite_open(const char *path, char *err, size_t errlen)
 {
@@ -349,11 +513,28 @@ store *store_sqlite_open(const char *path, char *err, size_t errlen)
     if (sqlite3_open_v2(path, &q->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
         SQLITE_OK)
         goto fail;
-    sqlite3_busy_timeout(q->db, 5000);
+    /* the store's threads wait for another process's write lock; the loop
+     * never does */
+    const char *busy = getenv("TENGEN_STORE_BUSY_MS");
+    sqlite3_busy_timeout(q->db, busy ? atoi(busy) : 15000);
+    if (sqlite3_db_readonly(q->db, "main") == 1) {
+        snprintf(err, errlen, "%s: the database is read-only", path);
+        sq_close(&q->base);
+        return NULL;
+    }
     if (sqlite3_exec(q->db,
-                     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;",
-                     NULL, NULL, NULL) != SQLITE_OK ||
-        sqlite3_exec(q->db, schema, NULL, NULL, NULL) != SQLITE_OK)
+                     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+                     " PRAGMA journal_size_limit=8388608; PRAGMA wal_autocheckpoint=1000;",
+                     NULL, NULL, NULL) != SQLITE_OK)
+        goto fail;
+    int m = migrate(q->db);
+    if (m == -2) {
+        snprintf(err, errlen, "%s: written by a newer tengen (schema version above %d)", path,
+                 STORE_SCHEMA_VERSION);
+        sq_close(&q->base);
+        return NULL;
+    }
+    if (m != 0)
         goto fail;
     for (int i = 0; i < Q_COUNT_; i++)
         if (sqlite3_prepare_v3(q->db, sql_text[i], -1, SQLITE_PREPARE_PERSISTENT, &q->q[i], NULL) !=
@@ -377,6 +558,13 @@ void store_games_free(store_game *games, int count)
     for (int i = 0; i < count; i++)
         store_game_clear(&games[i]);
     free(games);
+}
+
+void store_challenges_free(store_challenge *c, int count)
+{
+    for (int i = 0; i < count; i++)
+        free(c[i].settings_json);
+    free(c);
 }
 
 void store_events_free(store_event *events, int count)

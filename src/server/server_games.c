@@ -1,0 +1,988 @@
+/*
+ * server_games.c — the registry of live games, the one owner of their
+ * lifetimes.  Every change is an event that the room judges (room_apply);
+ * the turn's batch carries it to the store, and the players and
+ * spectators hear of it once it is durable (server_turn.c).  The clock's
+ * deadlines are timers on the loop; an engine's move is asked of the
+ * engine pool and comes back as an event like a person's.  At start,
+ * unfinished games are rebuilt by replaying their events; the game time
+ * an outage took is not counted (README), nor the time the store kept a
+ * game's writes waiting.
+ */
+#include "server_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "tengen/gtp.h"
+
+/* A store slower than this hands the time back to the game's clock. */
+#define STALL_GIVEN_BACK_MS 50
+/* While a game's writes wait longer than this, its clock does not run out. */
+#define STALL_HOLDS_TICKS_MS 1000
+
+static void schedule(server *s, live *lv);
+static void ask_engine(server *s, live *lv);
+
+live *live_get(server *s, int64_t game) { return imap_get(&s->lives, game); }
+
+static void live_free(server *s, live *lv)
+{
+    if (live_get(s, lv->r->id) == lv)
+        imap_del(&s->lives, lv->r->id);
+    for (int i = 0; i < lv->watcher_count; i++) {
+        client *c = lv->watchers[i];
+        for (int k = 0; k < c->watch_count; k++)
+            if (c->watching[k] == lv->r->id)
+                c->watching[k] = c->watching[--c->watch_count];
+    }
+    net_timer_free(lv->timer);
+    room_free(lv->r);
+    free(lv->watchers);
+    free(lv);
+}
+
+static int64_t game_now(const live *lv) { return server_now_ms() - lv->offset_ms; }
+
+/* ---- what watchers see --------------------------------------------------------- */
+
+static net_msg *msg_of(json_t *j)
+{
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    if (!text)
+        return NULL;
+    net_msg *m = net_msg_new(text, strlen(text));
+    free(text);
+    return m;
+}
+
+/* Whether each player is connected: the room does not know, the server does. */
+static void add_presence(server *s, const live *lv, json_t *game)
+{
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        const account *a = lv->r->user[c] ? account_of(s, lv->r->user[c]) : NULL;
+        bool online = lv->r->engine[c][0] || (a && a->connections > 0);
+        json_object_set_new(json_object_get(game, c == TG_BLACK ? "black" : "white"), "online",
+                            json_boolean(online));
+    }
+    if (lv->adjourned[0])
+        json_object_set_new(game, "adjourned", json_string(lv->adjourned));
+}
+
+static json_t *state_message(const live *lv, tg_color you)
+{
+    json_t *game = room_state_json(lv->r, you, game_now(lv));
+    add_presence(lv->srv, lv, game);
+    return json_pack("{s:s, s:o}", "type", "game.state", "game", game);
+}
+
+/* One serialisation per point of view: black, white, spectators. */
+static void broadcast_state(live *lv)
+{
+    net_msg *views[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < lv->watcher_count; i++) {
+        client *c = lv->watchers[i];
+        tg_color you = room_color_of(lv->r, c->user);
+        if (!views[you])
+            views[you] = msg_of(state_message(lv, you));
+        if (views[you] && !c->closed)
+            net_send_after(c->conn, views[you], lv->dep, NULL);
+    }
+    for (int i = 0; i < 3; i++)
+        net_msg_unref(views[i]);
+}
+
+static void broadcast(live *lv, json_t *j, bool spectators_only)
+{
+    net_msg *m = msg_of(j);
+    if (!m)
+        return;
+    for (int i = 0; i < lv->watcher_count; i++) {
+        client *c = lv->watchers[i];
+        if ((!spectators_only || room_color_of(lv->r, c->user) == TG_EMPTY) && !c->closed)
+            net_send_after(c->conn, m, lv->dep, NULL);
+    }
+    net_msg_unref(m);
+}
+
+static void broadcast_move(live *lv)
+{
+    const room *r = lv->r;
+    const tg_board *b = tg_game_board(r->game);
+    int n = tg_game_move_count(r->game);
+    const tg_move *m = tg_game_move(r->game, n - 1);
+    char vertex[8], board[TG_MAX_POINTS + 1];
+    tg_point_to_vertex(b, m->point, vertex);
+    room_board_string(r, board);
+    json_t *captured = json_array();
+    for (int i = 0; i < r->last_captured_count; i++) {
+        char v[8];
+        tg_point_to_vertex(b, r->last_captured[i], v);
+        json_array_append_new(captured, json_string(v));
+    }
+    tg_color next = tg_game_to_move(r->game);
+    json_t *msg =
+              json_pack("{s:s, s:I, s:i, s:s, s:s, s:o, s:s, s:{s:i, s:i}, s:s, s:o, s:n}",
+                        "type", "game.move", "game", (json_int_t)r->id, "n", n, "color",
+                        m->color == TG_BLACK ? "black" : "white", "move", vertex, "captured",
+                        captured, "board", board, "captures", "black", b->captures[TG_BLACK],
+                        "white", b->captures[TG_WHITE], "to_move",
+                        next == TG_BLACK ? "black" : "white", "clock",
+                        room_clock_json(r, game_now(lv)), "warning");
+    if (msg && tg_game_move_captured_own(r->game, n - 1))
+        json_object_set_new(msg, "own", json_true());
+    broadcast(lv, msg, false);
+}
+
+/* ---- events -------------------------------------------------------------------- */
+
+static char *date_text(int64_t unix_ms, char *buf, size_t len)
+{
+    time_t t = (time_t)(unix_ms / 1000);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%d", &tm);
+    return buf;
+}
+
+char *game_sgf_live(live *lv)
+{
+    char date[16];
+    return room_sgf(lv->r, date_text(lv->created_unix_ms, date, sizeof date));
+}
+
+/* The state a finished game keeps in the store and the cache: the API's. */
+static char *final_state_text(server *s, live *lv)
+{
+    json_t *state = game_state_public(s, lv);
+    char *text = state ? json_dumps(state, JSON_COMPACT) : NULL;
+    json_decref(state);
+    return text;
+}
+
+static bool finish_in_batch(server *s, live *lv)
+{
+    char re[32];
+    tg_result_to_sgf(tg_game_result(lv->r->game), re, sizeof re);
+    return batch_finish(s, lv, re, tg_game_move_count(lv->r->game), game_sgf_live(lv),
+                        final_state_text(s, lv)) &&
+           (!room_seats_swapped(lv->r) || batch_swap(s, lv));
+}
+
+static void swap_engines(live *lv)
+{
+    engine_spec e = lv->engine[TG_BLACK];
+    lv->engine[TG_BLACK] = lv->engine[TG_WHITE];
+    lv->engine[TG_WHITE] = e;
+}
+
+static void propose_dead(server *s, live *lv, int64_t at, room_result *res);
+
+/* Apply an event and put it in the turn's batch; res says what happened.
+ * When it cannot even be queued (out of memory), the game is rebuilt from
+ * the store and the event refused as the server's fault. */
+static void commit(server *s, live *lv, const room_event *ev, int64_t at, room_result *res)
+{
+    bool swapped = room_seats_swapped(lv->r);
+    room_apply(lv->r, ev, at, res);
+    if (res->code)
+        return;
+    if (room_seats_swapped(lv->r) != swapped)
+        swap_engines(lv);
+    json_t *data = room_event_to_json(lv->r, ev);
+    char *text = data ? json_dumps(data, JSON_COMPACT) : NULL;
+    json_decref(data);
+    store_event se = {lv->r->seq, at, "", text};
+    snprintf(se.kind, sizeof se.kind, "%s", room_event_kind_name(ev->kind));
+    bool queued = text && batch_event(s, lv, &se);
+    free(text);
+    if (queued && ev->kind == EV_MOVE)
+        s->moves++;
+    if (queued && ev->kind != EV_CHAT && ev->kind != EV_ARRIVE)
+        lv->epoch++;
+    if (queued && res->needs_proposal)
+        propose_dead(s, lv, at, res);
+    if (queued && !res->code && res->ended)
+        queued = finish_in_batch(s, lv);
+    if (!queued) {
+        game_recover(s, lv);
+        memset(res, 0, sizeof *res);
+        res->code = ROOM_ERR_INTERNAL;
+        snprintf(res->message, sizeof res->message, "the server could not record it");
+    }
+}
+
+/* Stone removal begins: the library's estimate is the proposal (an event,
+ * so that a rebuilt game shows the same even if the estimate changes). */
+static void propose_dead(server *s, live *lv, int64_t at, room_result *res)
+{
+    const room *r = lv->r;
+    uint8_t dead[TG_MAX_POINTS];
+    /* the position's own estimate, the one `tengen score`, GTP final_score
+     * and the referee give for it (about 33 ms on a 19x19 board mid-game,
+     * on the loop: see the README's list of what is not yet off it) */
+    tg_game_estimate_dead(r->game, 0, 0, dead);
+    room_event *ev = calloc(1, sizeof *ev);
+    if (!ev)
+        return;
+    ev->kind = EV_PROPOSAL;
+    const tg_board *b = tg_game_board(r->game);
+    for (tg_point p = 0; p < b->npoints; p++)
+        if (dead[p] && tg_on_board(b, p) && tg_board_at(b, p) != TG_EMPTY)
+            ev->points[ev->npoints++] = p;
+    room_result sub;
+    commit(s, lv, ev, at, &sub);
+    free(ev);
+    if (sub.code) {
+        *res = sub;
+        return;
+    }
+    res->state_changed = true;
+    res->ended |= sub.ended;
+}
+
+/* After a change: tell the watchers, the lobby when the game ended, set
+ * the timer, and ask the engine when it is its move. */
+static void announce(server *s, live *lv, const room_result *res)
+{
+    if (res->played && !res->state_changed)
+        broadcast_move(lv);
+    else if (res->played || res->state_changed || res->ended)
+        broadcast_state(lv);
+    if (res->ended)
+        lobby_broadcast(s, json_pack("{s:s, s:o}", "type", "lobby.update", "game",
+                                     room_summary_json(lv->r)), lv->dep);
+    schedule(s, lv);
+    ask_engine(s, lv);
+}
+
+/* Whether the game's clock is held: being rebuilt, adjourned, or its
+ * writes waiting long for the store (that time is given back). */
+static bool clock_held(const server *s, const live *lv)
+{
+    return lv->recovering || lv->adjourned[0] ||
+           (lv->dep > s->committed && lv->stall_from &&
+            server_now_ms() - lv->stall_from > STALL_HOLDS_TICKS_MS);
+}
+
+/* The deadline due before anything else is judged: a move arriving after
+ * the clock ran out finds the game already lost on time. */
+static void tick_if_due(server *s, live *lv, int64_t at)
+{
+    if (clock_held(s, lv) || !room_tick_due(lv->r, at))
+        return;
+    room_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = EV_TICK;
+    room_result res;
+    commit(s, lv, &ev, at, &res);
+    if (!res.code)
+        announce(s, lv, &res);
+}
+
+static void on_timer(void *arg)
+{
+    live *lv = arg;
+    server *s = lv->srv;
+    if (lv->recovering)
+        return;
+    tick_if_due(s, lv, game_now(lv));
+    schedule(s, lv);
+    ask_engine(s, lv); /* also the retry of an engine move the full queue refused */
+}
+
+static void schedule(server *s, live *lv)
+{
+    int64_t deadline = room_next_deadline(lv->r);
+    if (deadline == INT64_MAX || lv->recovering || lv->adjourned[0])
+        net_timer_cancel(lv->timer);
+    else if (clock_held(s, lv))
+        net_timer_set(lv->timer, 100); /* looked at again when its writes are durable */
+    else
+        net_timer_set(lv->timer, deadline - game_now(lv));
+}
+
+void game_durable(server *s, live *lv)
+{
+    if (lv->stall_from) {
+        int64_t stalled = server_now_ms() - lv->stall_from;
+        if (stalled > STALL_GIVEN_BACK_MS) {
+            /* the players could not see the position meanwhile: the time is
+             * not counted, as far as the game's last event allows */
+            int64_t since_last = game_now(lv) - lv->r->last_at;
+            lv->offset_ms += stalled < since_last ? stalled : since_last > 0 ? since_last : 0;
+        }
+        lv->stall_from = 0;
+    }
+    schedule(s, lv);
+}
+
+/* ---- engines ------------------------------------------------------------------ */
+
+bool engine_known(server *s, const char *name)
+{
+    if (!strcmp(name, "tengen"))
+        return true;
+    for (int i = 0; i < s->cfg.extra_count; i++)
+        if (!strcmp(name, s->cfg.extra[i].name))
+            return true;
+    return false;
+}
+
+/* The command line of an engine of the running server's table. */
+static bool engine_command(server *s, const engine_spec *e, char *buf, size_t len)
+{
+    if (!strcmp(e->name, "tengen")) {
+        if (e->seconds > 0)
+            snprintf(buf, len, "%s gtp --time-per-move %.3f --max-memory 128", s->cfg.tengen_command,
+                     e->seconds);
+        else
+            snprintf(buf, len, "%s gtp --playouts %lld --max-memory 128", s->cfg.tengen_command,
+                     (long long)(e->playouts > 0 ? e->playouts : 1000));
+        return true;
+    }
+    for (int i = 0; i < s->cfg.extra_count; i++)
+        if (!strcmp(e->name, s->cfg.extra[i].name)) {
+            snprintf(buf, len, "%s", s->cfg.extra[i].command);
+            return true;
+        }
+    return false;
+}
+
+static char *engine_setup(const room *r, bool tengen)
+{
+    const tg_board *b = tg_game_board(r->game);
+    size_t cap = 256 + 32 * (size_t)(tg_game_move_count(r->game) + tg_game_setup_count(r->game));
+    char *text = malloc(cap + sizeof r->settings.rules_text);
+    if (!text)
+        return NULL;
+    char komi[16];
+    /* the komi in force (under free-opening the threshold's), after the
+     * rules, whose preset would set its own */
+    tg_komi_format(tg_game_rules(r->game)->komi2, komi, sizeof komi);
+    size_t n = (size_t)sprintf(text, "boardsize %d\nclear_board\n", b->size);
+    if (tengen)
+        n += (size_t)sprintf(text + n, "tengen-rules %s\n", r->settings.rules_text);
+    n += (size_t)sprintf(text + n, "komi %s\n", komi);
+    if (tengen && room_revealed(r)) {
+        char first[16], second[16];
+        tg_prediction_format(r->prediction2[0], first, sizeof first);
+        tg_prediction_format(r->prediction2[1], second, sizeof second);
+        n += (size_t)sprintf(text + n, "tengen-predictions %s %s\n", first, second);
+    }
+    if (tg_game_setup_count(r->game) > 0) {
+        n += (size_t)sprintf(text + n, "set_free_handicap");
+        for (int i = 0; i < tg_game_setup_count(r->game); i++) {
+            char v[8];
+            tg_point_to_vertex(b, tg_game_setup_at(r->game, i)->point, v);
+            n += (size_t)sprintf(text + n, " %s", v);
+        }
+        text[n++] = '\n';
+    }
+    for (int i = 0; i < tg_game_move_count(r->game); i++) {
+        const tg_move *m = tg_game_move(r->game, i);
+        tg_gtp_move_command(b, m->color, m->point,
+                            tg_game_move_captured_own(r->game, i) ? TG_PLAY_CAPTURE_OWN : 0,
+                            text + n, 32);
+        n += strlen(text + n);
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    return text;
+}
+
+/* The game waits, untimed, for its engine to be offered again. */
+static void adjourn(server *s, live *lv, const char *name)
+{
+    snprintf(lv->adjourned, sizeof lv->adjourned,
+             "the engine '%s' is not offered by this server now: the game is adjourned until it is",
+             name);
+    fprintf(stderr, "tengen serve: game %lld: %s\n", (long long)lv->r->id, lv->adjourned);
+    schedule(s, lv);
+    broadcast_state(lv);
+}
+
+static void ask_engine(server *s, live *lv)
+{
+    room *r = lv->r;
+    if (lv->recovering || lv->adjourned[0])
+        return;
+    if (r->phase == ROOM_PLACEMENT && r->engine[TG_BLACK][0]) {
+        /* an engine places free handicap stones where fixed ones go */
+        room_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = EV_PLACE;
+        ev.color = TG_BLACK;
+        ev.npoints = tg_fixed_handicap_points(tg_game_board(r->game), r->settings.handicap,
+                                              ev.points);
+        room_result res;
+        commit(s, lv, &ev, game_now(lv), &res);
+        if (!res.code)
+            announce(s, lv, &res);
+        return;
+    }
+    tg_color c = room_engine_to_move(r);
+    if (c == TG_EMPTY || lv->engine_asked || s->stopping)
+        return;
+    engine_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return;
+    if (!engine_command(s, &lv->engine[c], job->command, sizeof job->command)) {
+        free(job);
+        return adjourn(s, lv, lv->engine[c].name[0] ? lv->engine[c].name : r->engine[c]);
+    }
+    job->game = r->id;
+    job->epoch = lv->epoch;
+    snprintf(job->name, sizeof job->name, "%s", r->engine[c]);
+    bool tengen = strcmp(lv->engine[c].name, "tengen") == 0;
+    job->setup = engine_setup(r, tengen);
+    job->predict = room_engine_predicts(r);
+    if (job->predict) /* komi 0 until the reveal: final_score is then the count difference */
+        snprintf(job->genmove, sizeof job->genmove, "%s", tengen ? "tengen-predict" : "final_score");
+    else /* an opening stone has the colour of its number, whoever places it; tengen
+            may take the capture choice where the opponent can be told it */
+        snprintf(job->genmove, sizeof job->genmove, "%s %c",
+                 room_opening_placer(r) == TG_EMPTY && tg_game_rules(r->game)->capture_choice &&
+                         tengen && !room_engine_lacks_choice(r, tg_opponent(c))
+                     ? "tengen-genmove_choice"
+                     : "genmove",
+                 (room_opening_placer(r) == TG_EMPTY ? c : tg_game_to_move(r->game)) == TG_BLACK ? 'b' : 'w');
+    job->timeout_ms = 180000;
+    if (!job->setup || !engine_pool_submit(s->engines, job)) {
+        engine_job_free(job);
+        net_timer_set(lv->timer, 1000); /* the queue is full: ask again in a second */
+        return;
+    }
+    lv->engine_asked = true;
+}
+
+/* An engine's sealed prediction: tengen-predict's answer, else the margin
+ * of final_score (komi 0), else "0"; an engine that failed loses. */
+static void engine_prediction(const engine_job *job, room_event *ev)
+{
+    ev->kind = job->ok ? EV_PREDICT : EV_RESIGN;
+    if (job->ok && tg_prediction_from_engine(job->move, &ev->prediction2) != TG_OK)
+        ev->prediction2 = 0;
+}
+
+/* An engine's answer as a move: a vertex, "VERTEX own" where
+ * tengen-genmove_choice asked; false for resign or garbage. */
+static bool engine_move(const room *r, const engine_job *job, room_event *ev)
+{
+    unsigned flags;
+    bool choice = !strncmp(job->genmove, "tengen-genmove_choice", 21);
+    if (tg_move_parse(tg_game_board(r->game), job->move, choice, &ev->point, &flags) != TG_OK)
+        return false; /* resign, or not a move */
+    ev->own = flags & TG_PLAY_CAPTURE_OWN;
+    return true;
+}
+
+void game_engine_answers(server *s)
+{
+    engine_job *job;
+    if (!s->engines)
+        return;
+    while ((job = engine_pool_done(s->engines))) {
+        live *lv = live_get(s, job->game);
+        if (lv)
+            lv->engine_asked = false;
+        if (!lv || lv->recovering || job->epoch != lv->epoch ||
+            room_engine_to_move(lv->r) == TG_EMPTY || job->predict != room_engine_predicts(lv->r)) {
+            if (lv)
+                ask_engine(s, lv);
+            engine_job_free(job);
+            continue;
+        }
+        room_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.color = room_engine_to_move(lv->r);
+        ev.kind = EV_MOVE;
+        if (job->predict)
+            engine_prediction(job, &ev);
+        else if (!job->ok || !engine_move(lv->r, job, &ev))
+            ev.kind = EV_RESIGN; /* an engine that fails or resigns loses */
+        int64_t at = game_now(lv);
+        tick_if_due(s, lv, at);
+        room_result res;
+        commit(s, lv, &ev, at, &res);
+        if (res.code == ROOM_ERR_ILLEGAL) { /* an illegal move from an engine forfeits */
+            ev.kind = EV_RESIGN;
+            commit(s, lv, &ev, at, &res);
+        }
+        if (!res.code)
+            announce(s, lv, &res);
+        engine_job_free(job);
+    }
+}
+
+/* ---- starting and rebuilding ----------------------------------------------------- */
+
+static live *live_new(server *s, room *r, int64_t created_unix_ms)
+{
+    live *lv = calloc(1, sizeof *lv);
+    if (!lv)
+        return NULL;
+    lv->r = r;
+    lv->srv = s;
+    lv->created_unix_ms = created_unix_ms;
+    lv->timer = net_timer_new(s->net, on_timer, lv);
+    if (!lv->timer || !imap_put(&s->lives, r->id, lv)) {
+        net_timer_free(lv->timer);
+        free(lv);
+        return NULL;
+    }
+    return lv;
+}
+
+static void fill_players(room *r, const store_game *g)
+{
+    r->user[TG_BLACK] = g->black;
+    r->user[TG_WHITE] = g->white;
+    snprintf(r->name[TG_BLACK], ROOM_NAME_MAX, "%s", g->black_name);
+    snprintf(r->name[TG_WHITE], ROOM_NAME_MAX, "%s", g->white_name);
+    snprintf(r->engine[TG_BLACK], ROOM_NAME_MAX, "%s", g->black_engine);
+    snprintf(r->engine[TG_WHITE], ROOM_NAME_MAX, "%s", g->white_engine);
+    snprintf(r->nigiri, sizeof r->nigiri, "%s", g->nigiri);
+    r->seats_final = g->finished; /* see store_ops.game_swap_colors */
+}
+
+static json_t *engine_spec_json(const engine_spec *e)
+{
+    if (!e->name[0])
+        return json_null();
+    return json_pack("{s:s, s:I, s:f}", "name", e->name, "playouts", (json_int_t)e->playouts,
+                     "seconds", e->seconds);
+}
+
+/* An engine as stored: {"name", "playouts", "seconds"}; or, in games
+ * stored before engines were kept by name, the command line it ran, of
+ * which only the strength is read (the name is the game's). */
+static void engine_spec_read(const json_t *j, const char *name, engine_spec *out)
+{
+    memset(out, 0, sizeof *out);
+    if (json_is_object(j)) {
+        snprintf(out->name, sizeof out->name, "%s", json_string_value(json_object_get(j, "name")) ? json_string_value(json_object_get(j, "name")) : "");
+        out->playouts = json_integer_value(json_object_get(j, "playouts"));
+        out->seconds = json_number_value(json_object_get(j, "seconds"));
+        return;
+    }
+    const char *command = json_string_value(j);
+    if (!command || !command[0] || !name[0])
+        return;
+    snprintf(out->name, sizeof out->name, "%s", name);
+    const char *p;
+    if ((p = strstr(command, "--playouts ")))
+        out->playouts = strtoll(p + 11, NULL, 10);
+    if ((p = strstr(command, "--time-per-move ")))
+        out->seconds = strtod(p + 16, NULL);
+}
+
+/* A room from its stored game and events (any thread); engines into e. */
+static room *replay(store *db, const store_game *g, engine_spec e[3])
+{
+    json_error_t err_j;
+    json_t *wrap = json_loads(g->settings_json, 0, &err_j);
+    room_settings st;
+    char err[200];
+    json_t *settings = json_object_get(wrap, "settings"), *engines = json_object_get(wrap, "engines");
+    room *r = NULL;
+    if (wrap && room_settings_from_json(settings, &st, err, sizeof err))
+        r = room_new(g->id, &st);
+    if (r) {
+        fill_players(r, g);
+        if (e) {
+            engine_spec_read(json_object_get(engines, "black"), g->black_engine, &e[TG_BLACK]);
+            engine_spec_read(json_object_get(engines, "white"), g->white_engine, &e[TG_WHITE]);
+        }
+    }
+    json_decref(wrap);
+    if (!r)
+        return NULL;
+    store_event *events = NULL;
+    int count = 0;
+    if (db->ops->events(db, g->id, &events, &count) != 0) {
+        store_events_free(events, count);
+        room_free(r);
+        return NULL;
+    }
+    room_event *ev = malloc(sizeof *ev);
+    for (int i = 0; ev && i < count; i++) {
+        room_event_kind kind;
+        json_t *data = json_loads(events[i].data_json, 0, &err_j);
+        room_result res;
+        if (data && room_event_kind_parse(events[i].kind, &kind) &&
+            room_event_from_json(r, kind, data, ev))
+            room_apply(r, ev, events[i].at_ms, &res);
+        json_decref(data);
+    }
+    free(ev);
+    store_events_free(events, count);
+    return r;
+}
+
+/* ---- rebuilding a game after a failed write ------------------------------------ */
+
+typedef struct recover_job {
+    store_job job;
+    int64_t game;
+    room *r;
+    engine_spec engines[3];
+    int found;
+} recover_job;
+
+static int run_recover(store *db, store_job *job)
+{
+    recover_job *j = (recover_job *)job;
+    store_game g;
+    j->found = db->ops->game_get(db, j->game, &g);
+    if (j->found != 0)
+        return j->found < 0 ? -1 : 0;
+    j->r = replay(db, &g, j->engines);
+    store_game_clear(&g);
+    return j->r ? 0 : -1;
+}
+
+static void recovered(void *ctx, store_job *job)
+{
+    server *s = ctx;
+    recover_job *j = (recover_job *)job;
+    live *lv = live_get(s, j->game);
+    if (!lv) {
+        room_free(j->r);
+        free(j);
+        return;
+    }
+    if (job->rc != 0) { /* the store cannot be read either: try again shortly */
+        room_free(j->r);
+        j->r = NULL;
+        job->rc = 0;
+        store_async_submit(s->db, STORE_READ, job);
+        return;
+    }
+    lv->recovering = false;
+    lv->dep = 0;
+    lv->stall_from = 0;
+    if (j->found == 1) { /* the game itself was never stored: it never was */
+        json_t *msg = json_pack("{s:s, s:s, s:s, s:I}", "type", "error", "code", "internal",
+                                "message", "the server could not store this game: it does not exist",
+                                "game", (json_int_t)j->game);
+        broadcast(lv, msg, false);
+        while (lv->watcher_count > 0) {
+            client *c = lv->watchers[--lv->watcher_count];
+            for (int k = 0; k < c->watch_count; k++)
+                if (c->watching[k] == j->game)
+                    c->watching[k] = c->watching[--c->watch_count];
+        }
+        tg_game_no_result(lv->r->game);
+        lv->r->phase = ROOM_OVER;
+        snprintf(lv->r->reason, sizeof lv->r->reason, "internal");
+        net_timer_cancel(lv->timer);
+        game_release_if_idle(s, lv);
+        free(j);
+        return;
+    }
+    room_free(lv->r);
+    lv->r = j->r;
+    memcpy(lv->engine, j->engines, sizeof lv->engine);
+    if (room_seats_swapped(lv->r))
+        swap_engines(lv);
+    lv->engine_asked = false;
+    lv->epoch++;
+    free(j);
+    broadcast_state(lv); /* what the players saw of the lost writes is corrected */
+    schedule(s, lv);
+    ask_engine(s, lv);
+}
+
+void game_recover(server *s, live *lv)
+{
+    if (lv->recovering)
+        return;
+    recover_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return; /* nothing to rebuild with: the room keeps what it judged */
+    lv->recovering = true;
+    net_timer_cancel(lv->timer);
+    j->game = lv->r->id;
+    j->job.run = run_recover;
+    j->job.done = recovered;
+    store_async_submit(s->db, STORE_READ, &j->job);
+}
+
+bool games_restore(server *s, char *err, size_t errlen)
+{
+    store *db = s->api_db; /* at start, before the loop runs */
+    store_game *games = NULL;
+    int count = 0;
+    if (db->ops->games_list(db, false, 0, 0, &games, &count) != 0) {
+        snprintf(err, errlen, "cannot read the games: %s", db->ops->error(db));
+        store_games_free(games, count);
+        return false;
+    }
+    for (int i = 0; i < count; i++) {
+        engine_spec e[3];
+        memset(e, 0, sizeof e);
+        room *r = replay(db, &games[i], e);
+        live *lv = r ? live_new(s, r, games[i].created_unix_ms) : NULL;
+        if (!lv) {
+            room_free(r);
+            continue;
+        }
+        memcpy(lv->engine, e, sizeof e);
+        if (room_seats_swapped(r)) /* the stored engines are the opening's seats */
+            swap_engines(lv);
+        /* the game's clock goes on from its last event: an outage is not
+         * counted against anyone */
+        lv->offset_ms = server_now_ms() - r->last_at;
+        schedule(s, lv);
+        ask_engine(s, lv);
+    }
+    store_games_free(games, count);
+    db->ops->idle(db);
+    return true;
+}
+
+live *game_start(server *s, const room_settings *settings, int64_t black, const char *black_name,
+                 int64_t white, const char *white_name, const char *nigiri,
+                 const engine_spec engines[3], char *err, size_t errlen)
+{
+    store_game g;
+    memset(&g, 0, sizeof g);
+    g.id = s->next_game + 1;
+    g.black = black;
+    g.white = white;
+    snprintf(g.black_name, sizeof g.black_name, "%s", black_name);
+    snprintf(g.white_name, sizeof g.white_name, "%s", white_name);
+    snprintf(g.black_engine, sizeof g.black_engine, "%s", engines[TG_BLACK].name);
+    snprintf(g.white_engine, sizeof g.white_engine, "%s", engines[TG_WHITE].name);
+    snprintf(g.nigiri, sizeof g.nigiri, "%s", nigiri ? nigiri : "");
+    g.created_unix_ms = server_unix_ms();
+    json_t *wrap = json_pack("{s:o, s:{s:o, s:o}}", "settings", room_settings_to_json(settings),
+                             "engines", "black", engine_spec_json(&engines[TG_BLACK]), "white",
+                             engine_spec_json(&engines[TG_WHITE]));
+    g.settings_json = wrap ? json_dumps(wrap, JSON_COMPACT) : NULL;
+    json_decref(wrap);
+    room *r = g.settings_json ? room_new(g.id, settings) : NULL;
+    live *lv = r ? live_new(s, r, g.created_unix_ms) : NULL;
+    if (!lv || !batch_game_add(s, lv, &g)) {
+        if (lv)
+            imap_del(&s->lives, g.id), net_timer_free(lv->timer), free(lv);
+        room_free(r);
+        free(g.settings_json);
+        snprintf(err, errlen, "cannot start the game");
+        return NULL;
+    }
+    free(g.settings_json);
+    s->next_game = g.id; /* never given again, stored or not */
+    fill_players(r, &g);
+    memcpy(lv->engine, engines, sizeof lv->engine);
+    lv->offset_ms = server_now_ms();
+    lobby_broadcast(s, json_pack("{s:s, s:o}", "type", "lobby.update", "game",
+                                 room_summary_json(r)), lv->dep);
+    schedule(s, lv);
+    ask_engine(s, lv);
+    return lv;
+}
+
+/* ---- for the requests and the API ------------------------------------------------ */
+
+void game_commit_and_announce(server *s, live *lv, const room_event *ev, room_result *res)
+{
+    int64_t at = game_now(lv);
+    if (ev->kind != EV_CHAT)
+        tick_if_due(s, lv, at);
+    commit(s, lv, ev, at, res);
+    if (!res->code)
+        announce(s, lv, res);
+}
+
+json_t *game_state_message(const live *lv, tg_color you) { return state_message(lv, you); }
+
+void game_release_if_idle(server *s, live *lv)
+{
+    if (lv->r->phase == ROOM_OVER && lv->watcher_count == 0 && !lv->release) {
+        lv->release = true;
+        if (!ptr_list_add(&s->releasing, lv))
+            lv->release = false;
+    }
+}
+
+/* Finished games nobody watches leave memory once their writes are
+ * durable; the store keeps them, and the cache their final state. */
+void games_release_durable(server *s)
+{
+    for (int i = s->releasing.count - 1; i >= 0; i--) {
+        live *lv = s->releasing.items[i];
+        if (lv->recovering || lv->dep > s->committed)
+            continue; /* not yet */
+        s->releasing.items[i] = s->releasing.items[--s->releasing.count];
+        lv->release = false;
+        if (lv->r->phase != ROOM_OVER || lv->watcher_count > 0)
+            continue; /* watched again meanwhile */
+        if (strcmp(lv->r->reason, "internal") != 0) {
+            char *state = final_state_text(s, lv);
+            if (state)
+                cache_put(s, lv->r->id, state);
+            free(state);
+        }
+        live_free(s, lv);
+    }
+}
+
+json_t *game_state_public(server *s, live *lv)
+{
+    json_t *game = room_state_json(lv->r, TG_EMPTY, game_now(lv));
+    add_presence(s, lv, game);
+    json_object_del(game, "you");
+    if (lv->r->phase != ROOM_OVER) { /* the spectators' channel stays theirs during play */
+        json_t *chat = json_object_get(game, "chat");
+        for (size_t i = json_array_size(chat); i-- > 0;) {
+            const char *channel = json_string_value(json_object_get(json_array_get(chat, i), "channel"));
+            if (channel && !strcmp(channel, "spectators"))
+                json_array_remove(chat, i);
+        }
+    }
+    return game;
+}
+
+const char *cache_get(server *s, int64_t game)
+{
+    for (int i = 0; i < 64; i++)
+        if (s->cache[i].id == game && s->cache[i].state)
+            return s->cache[i].state;
+    return NULL;
+}
+
+void cache_put(server *s, int64_t game, const char *state)
+{
+    if (cache_get(s, game))
+        return;
+    char *copy = strdup(state);
+    if (!copy)
+        return;
+    struct cached_game *slot = &s->cache[s->cache_next];
+    s->cache_next = (s->cache_next + 1) % 64;
+    free(slot->state);
+    slot->id = game;
+    slot->state = copy;
+}
+
+/* ---- finished games, read off the loop ------------------------------------------ */
+
+typedef struct read_job {
+    store_job job;
+    stored_read r;
+    stored_game_fn fn;
+} read_job;
+
+static int run_read(store *db, store_job *job)
+{
+    read_job *j = (read_job *)job;
+    j->r.found = db->ops->game_state(db, j->r.game, &j->r.state);
+    if (j->r.found != 1)
+        return j->r.found < 0 ? -1 : 0;
+    /* finished before the state was kept (or unfinished): replayed */
+    store_game g;
+    j->r.found = db->ops->game_get(db, j->r.game, &g);
+    if (j->r.found != 0)
+        return j->r.found < 0 ? -1 : 0;
+    room *r = replay(db, &g, NULL);
+    store_game_clear(&g);
+    if (!r) {
+        j->r.found = -1;
+        return -1;
+    }
+    json_t *state = room_state_json(r, TG_EMPTY, r->last_at);
+    json_object_del(state, "you");
+    j->r.state = json_dumps(state, JSON_COMPACT);
+    json_decref(state);
+    room_free(r);
+    return j->r.state ? 0 : -1;
+}
+
+static void read_done(void *ctx, store_job *job)
+{
+    server *s = ctx;
+    read_job *j = (read_job *)job;
+    if (job->rc != 0)
+        j->r.found = -1;
+    if (j->r.found == 0 && j->r.state)
+        cache_put(s, j->r.game, j->r.state);
+    j->fn(s, &j->r);
+    free(j->r.state);
+    free(j);
+}
+
+void game_read_stored(server *s, client *c, const proto_request *rq, int64_t game,
+                      stored_game_fn fn)
+{
+    read_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        stored_read r = {c->id, rq->has_id, rq->id, rq->type, game, -1, false, NULL};
+        return fn(s, &r);
+    }
+    j->r.client = c->id;
+    j->r.has_id = rq->has_id;
+    j->r.id = rq->id;
+    j->r.type = rq->type;
+    j->r.game = game;
+    const char *cached = cache_get(s, game);
+    j->fn = fn;
+    if (cached && (j->r.state = strdup(cached))) { /* no need to ask the store */
+        j->r.found = 0;
+        fn(s, &j->r);
+        free(j->r.state);
+        free(j);
+        return;
+    }
+    j->job.run = run_read;
+    j->job.done = read_done;
+    store_async_submit(s->db, STORE_READ, &j->job);
+}
+
+json_t *game_summaries(server *s)
+{
+    json_t *a = json_array();
+    int64_t id;
+    void *v;
+    for (size_t i = 0; imap_next(&s->lives, &i, &id, &v);)
+        if (((live *)v)->r->phase != ROOM_OVER)
+            json_array_append_new(a, room_summary_json(((live *)v)->r));
+    return a;
+}
+
+int game_engine_games_of(server *s, int64_t user)
+{
+    int going = 0;
+    int64_t id;
+    void *v;
+    for (size_t i = 0; imap_next(&s->lives, &i, &id, &v);) {
+        const live *lv = v;
+        if (lv->r->phase != ROOM_OVER && room_color_of(lv->r, user) != TG_EMPTY &&
+            (lv->r->engine[TG_BLACK][0] || lv->r->engine[TG_WHITE][0]))
+            going++;
+    }
+    return going;
+}
+
+void games_free(server *s)
+{
+    live *all[64];
+    for (;;) {
+        int n = 0;
+        int64_t id;
+        void *v;
+        for (size_t i = 0; n < 64 && imap_next(&s->lives, &i, &id, &v);)
+            all[n++] = v;
+        if (!n)
+            break;
+        for (int i = 0; i < n; i++)
+            live_free(s, all[i]);
+    }
+    imap_free(&s->lives);
+    s->releasing.count = 0;
+}

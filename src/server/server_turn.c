@@ -1,0 +1,320 @@
+/*
+ * server_turn.c — the commit-and-release turn.  The game events a turn of
+ * the loop judged are one batch: at the turn's end (turn_end) the batch
+ * goes to the store's writer thread as one transaction (one fsync for all
+ * of them), and the messages telling of them wait (net.h epochs) until it
+ * is durable.  When it fails, every answer that waited is replaced by the
+ * error that says so, the batches queued behind it are discarded, the
+ * games they touched are rebuilt from the store, the challenges they
+ * removed come back, and clients and the log are told that the store
+ * refuses writes until one succeeds again.
+ *
+ * The end of the turn is also where memory is given back: clients that
+ * closed during it, and finished games nobody watches once their writes
+ * are durable.
+ */
+#include "server_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void batch_free(batch *b)
+{
+    for (int i = 0; i < b->nops; i++) {
+        write_op *op = &b->ops[i];
+        free(op->event.data_json);
+        free(op->g.settings_json);
+        free(op->sgf);
+        free(op->state);
+    }
+    free(b->ops);
+    free(b->games);
+    for (int i = 0; i < b->nremoved; i++)
+        free(b->removed[i]);
+    free(b->removed);
+    free(b);
+}
+
+static int batch_run(store *db, store_job *job)
+{
+    batch *b = (batch *)job;
+    for (int i = 0; i < b->nops; i++) {
+        const write_op *op = &b->ops[i];
+        int rc = 0;
+        switch (op->kind) {
+        case W_EVENT: rc = db->ops->event_add(db, op->game, &op->event); break;
+        case W_GAME_ADD: rc = db->ops->game_add(db, &op->g); break;
+        case W_FINISH:
+            rc = db->ops->game_finish(db, op->game, op->result, op->moves, op->sgf ? op->sgf : "",
+                                      op->state);
+            break;
+        case W_SWAP: rc = db->ops->game_swap_colors(db, op->game); break;
+        case W_CHALLENGE_REMOVE: rc = db->ops->challenge_remove(db, op->game) < 0 ? -1 : 0; break;
+        }
+        if (rc != 0) {
+            snprintf(job->error, sizeof job->error, "%s", db->ops->error(db));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void batch_done(void *ctx, store_job *job);
+
+batch *turn_batch(server *s)
+{
+    if (!s->open) {
+        batch *b = calloc(1, sizeof *b);
+        if (!b)
+            return NULL;
+        b->srv = s;
+        b->epoch = ++s->last_epoch;
+        b->job.run = batch_run;
+        b->job.done = batch_done;
+        b->job.transaction = true;
+        b->job.chained = true;
+        s->open = b;
+    }
+    return s->open;
+}
+
+uint64_t turn_epoch_now(server *s) { return s->last_epoch > s->committed ? s->last_epoch : 0; }
+
+static write_op *add_op(server *s, live *lv, write_kind kind)
+{
+    batch *b = turn_batch(s);
+    if (!b || !grow_array((void **)&b->ops, &b->ops_cap, b->nops, sizeof *b->ops))
+        return NULL;
+    if (lv) {
+        bool listed = lv->dep == b->epoch;
+        if (!listed) {
+            if (!grow_array((void **)&b->games, &b->games_cap, b->ngames, sizeof *b->games))
+                return NULL;
+            b->games[b->ngames++] = lv->r->id;
+        }
+        if (lv->dep <= s->committed && !lv->stall_from)
+            lv->stall_from = server_now_ms();
+        lv->dep = b->epoch;
+    }
+    write_op *op = &b->ops[b->nops++];
+    memset(op, 0, sizeof *op);
+    op->kind = kind;
+    op->game = lv ? lv->r->id : 0;
+    return op;
+}
+
+bool batch_event(server *s, live *lv, const store_event *e)
+{
+    char *data = strdup(e->data_json);
+    write_op *op = data ? add_op(s, lv, W_EVENT) : NULL;
+    if (!op) {
+        free(data);
+        return false;
+    }
+    op->event = *e;
+    op->event.data_json = data;
+    return true;
+}
+
+bool batch_game_add(server *s, live *lv, const store_game *g)
+{
+    char *settings = strdup(g->settings_json);
+    write_op *op = settings ? add_op(s, lv, W_GAME_ADD) : NULL;
+    if (!op) {
+        free(settings);
+        return false;
+    }
+    op->g = *g;
+    op->g.settings_json = settings;
+    return true;
+}
+
+bool batch_finish(server *s, live *lv, const char *result, int moves, char *sgf, char *state)
+{
+    write_op *op = add_op(s, lv, W_FINISH);
+    if (!op) {
+        free(sgf);
+        free(state);
+        return false;
+    }
+    snprintf(op->result, sizeof op->result, "%s", result);
+    op->moves = moves;
+    op->sgf = sgf;
+    op->state = state;
+    return true;
+}
+
+bool batch_swap(server *s, live *lv) { return add_op(s, lv, W_SWAP) != NULL; }
+
+bool batch_challenge_remove(server *s, challenge *ch)
+{
+    batch *b = turn_batch(s);
+    if (!b || !grow_array((void **)&b->removed, &b->removed_cap, b->nremoved, sizeof *b->removed))
+        return false;
+    write_op *op = add_op(s, NULL, W_CHALLENGE_REMOVE);
+    if (!op)
+        return false;
+    op->game = ch->id;
+    b->removed[b->nremoved++] = ch; /* the batch owns it until it is durable */
+    return true;
+}
+
+/* ---- the end of a turn ---------------------------------------------------------- */
+
+static void free_client(client *c)
+{
+    for (int i = 0; i < c->inbox_count; i++)
+        free(c->inbox[i]);
+    free(c->inbox);
+    free(c->watching);
+    free(c);
+}
+
+void turn_end(server *s)
+{
+    batch *b = s->open;
+    if (b) {
+        s->open = NULL;
+        if (b->nops == 0) /* opened, nothing written: its epoch is released in order */
+            b->job.transaction = b->job.chained = false;
+        b->next = NULL;
+        if (s->pending_tail)
+            s->pending_tail->next = b;
+        else
+            s->pending = b;
+        s->pending_tail = b;
+        store_async_submit(s->db, STORE_WRITE, &b->job);
+    }
+    for (int i = 0; i < s->closing.count; i++)
+        free_client(s->closing.items[i]);
+    s->closing.count = 0;
+    games_release_durable(s);
+}
+
+void turn_store_done(server *s, store_job *job)
+{
+    if (job->done)
+        job->done(s, job);
+    else
+        free(job);
+}
+
+static void unlink_pending(server *s, batch *b)
+{
+    batch **link = &s->pending;
+    s->pending_tail = NULL;
+    while (*link) {
+        if (*link == b)
+            *link = b->next;
+        else {
+            s->pending_tail = *link;
+            link = &(*link)->next;
+        }
+    }
+}
+
+static void store_status(server *s, bool failing, const char *why)
+{
+    if (s->store_failing == failing)
+        return;
+    s->store_failing = failing;
+    if (failing) {
+        s->failing_since_ms = server_now_ms();
+        snprintf(s->store_error, sizeof s->store_error, "%s", why);
+        fprintf(stderr, "tengen serve: cannot store: %s: writes are refused until the store works again\n", why);
+    } else {
+        fprintf(stderr, "tengen serve: the store works again (after %lld ms)\n",
+                (long long)(server_now_ms() - s->failing_since_ms));
+        s->store_error[0] = '\0';
+    }
+    json_t *msg = failing ? json_pack("{s:s, s:s, s:s}", "type", "server", "store", "failing",
+                                      "message", "the server cannot store anything now: games wait")
+                          : json_pack("{s:s, s:s}", "type", "server", "store", "ok");
+    char *text = json_dumps(msg, JSON_COMPACT);
+    json_decref(msg);
+    net_msg *m = text ? net_msg_new(text, strlen(text)) : NULL;
+    free(text);
+    if (!m)
+        return;
+    int64_t id;
+    void *v;
+    for (size_t i = 0; imap_next(&s->clients, &i, &id, &v);)
+        if (!((client *)v)->closed)
+            net_send(((client *)v)->conn, m);
+    net_msg_unref(m);
+}
+
+static void recover_from(server *s, batch *failed)
+{
+    /* every answer that waited for this batch or a later one is replaced by
+     * the error that tells the truth */
+    net_drop_from(s->net, failed->epoch);
+    /* the batches after it are discarded by the writer; this turn's own
+     * writes (if any) go with them */
+    batch *open = s->open;
+    s->open = NULL;
+    int64_t ids[512];
+    int nids = 0;
+    for (batch *b = failed; b; b = b->next == NULL && b != open ? open : b == open ? NULL : b->next) {
+        b->abandoned = true;
+        for (int i = 0; i < b->ngames && nids < 512; i++) {
+            bool seen = false;
+            for (int k = 0; k < nids; k++)
+                seen |= ids[k] == b->games[i];
+            if (!seen)
+                ids[nids++] = b->games[i];
+        }
+        for (int i = 0; i < b->nremoved; i++)
+            lobby_challenge_back(s, b->removed[i]);
+        b->nremoved = 0;
+    }
+    if (open)
+        batch_free(open);
+    for (int k = 0; k < nids; k++) {
+        live *lv = live_get(s, ids[k]);
+        if (lv)
+            game_recover(s, lv);
+    }
+    store_job *reset = calloc(1, sizeof *reset);
+    if (reset)
+        store_async_reset(s->db, reset);
+}
+
+static void batch_done(void *ctx, store_job *job)
+{
+    server *s = ctx;
+    batch *b = (batch *)job;
+    unlink_pending(s, b);
+    if (b->abandoned) { /* discarded after a failure already dealt with */
+        batch_free(b);
+        return;
+    }
+    if (job->rc != 0) {
+        s->commit_failures++;
+        fprintf(stderr, "tengen serve: cannot store a turn of %d writes: %s\n", b->nops,
+                job->error[0] ? job->error : "the store failed");
+        store_status(s, true, job->error[0] ? job->error : "the store failed");
+        recover_from(s, b);
+        batch_free(b);
+        return;
+    }
+    if (b->nops > 0) {
+        s->commits++;
+        histogram_add(&s->commit_ms, (double)(job->finished_ms - job->queued_ms));
+        store_status(s, false, NULL);
+    }
+    if (b->epoch > s->committed)
+        s->committed = b->epoch;
+    net_release_through(s->net, s->committed);
+    for (int i = 0; i < b->ngames; i++) {
+        live *lv = live_get(s, b->games[i]);
+        if (lv && lv->dep <= s->committed)
+            game_durable(s, lv);
+    }
+    for (int i = 0; i < b->nremoved; i++)
+        free(b->removed[i]);
+    b->nremoved = 0;
+    batch_free(b);
+    games_release_durable(s);
+}
