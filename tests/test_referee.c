@@ -18,6 +18,8 @@
 #include <cmocka.h>
 
 #include "tengen/referee.h"
+#include "tengen/score.h"
+#include "tengen/sgf.h"
 
 static tg_engine *start(const char *command)
 {
@@ -162,6 +164,44 @@ static void test_referee_capture_choice(void **state)
     tg_engine_free(w);
     remove(blog);
     remove(wlog);
+}
+
+/* Issue 48: a counted game's record carries the dead stones the engines
+ * agreed on (TB/TW on its last node, the writer tg_sgf_info.has_dead is
+ * for), so that counting it again gives its RE, where the estimate would
+ * take D5 and E5 dead as well and count another result. */
+static void test_referee_record_recounts(void **state)
+{
+    (void)state;
+    tg_engine *b = start("sh fake_engines/fake_gtp.sh moves=C1,C2,C3,C4,C5 dead=B2");
+    tg_engine *w = start("sh fake_engines/fake_gtp.sh moves=E5,D5,B2 dead=B2");
+    tg_referee_config cfg = {.size = 5, .timeout_ms = 5000, .black_name = "b", .white_name = "w"};
+    tg_rules_default(&cfg.rules);
+    tg_referee_outcome out;
+    char *sgf;
+    assert_int_equal(tg_referee_play(&cfg, b, w, NULL, &out, &sgf), TG_OK);
+    assert_int_equal(out.reason, TG_END_SCORE);
+    assert_non_null(strstr(sgf, "TB[aa][ba][ab][bb][ac][bc][ad][bd][ae][be]TW[]"));
+    tg_game *g = NULL;
+    tg_sgf_info *info = malloc(sizeof *info);
+    assert_non_null(info);
+    assert_int_equal(tg_sgf_load_game(sgf, strlen(sgf), -1, &g, info, NULL), TG_OK);
+    assert_true(info->has_dead);
+    tg_score count;
+    char again[32];
+    tg_score_game(g, info->dead, &count);
+    tg_result_to_sgf(&count.result, again, sizeof again);
+    assert_string_equal(again, out.result_text);
+    uint8_t estimate[TG_MAX_POINTS];
+    tg_game_estimate_dead(g, 0, 0, estimate);
+    tg_score_game(g, estimate, &count);
+    tg_result_to_sgf(&count.result, again, sizeof again);
+    assert_string_not_equal(again, out.result_text);
+    tg_game_free(g);
+    free(info);
+    free(sgf);
+    tg_engine_free(b);
+    tg_engine_free(w);
 }
 
 static void test_schedule(void **state)
@@ -324,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_engine_stop_flag),
         cmocka_unit_test(test_referee_play),
         cmocka_unit_test(test_referee_capture_choice),
+        cmocka_unit_test(test_referee_record_recounts),
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_openings),
         cmocka_unit_test(test_record_json),

@@ -4,7 +4,8 @@
  * removal agreed and disputed (C9: the claimer of "dead" moves first),
  * undo, pause (R5), time loss under byo-yomi (R2), absence (R8),
  * cancellation, chat kept apart from the game, a game rebuilt from its
- * stored events, the SGF record, strict settings and messages.
+ * stored events, the SGF record (a counted game's dead stones), strict
+ * settings and messages.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "server/proto.h"
+#include "tengen/score.h"
 #include "room_fixture.h"
 #include "server/room.h"
 
@@ -207,6 +209,52 @@ static void test_request_lapses_with_a_move(void **state)
     assert_int_equal(r->request, REQ_NONE);
     assert_int_equal(answer(r, EV_ANSWER, TG_WHITE, REQ_UNDO, true, 4).code, ROOM_ERR_WRONG_PHASE);
     assert_int_equal(tg_game_move_count(r->game), 2);
+    room_free(r);
+}
+
+/* Issue 48, fault 9: the record of a counted game carries the agreed dead
+ * stones and the areas (TB/TW on its last node), so that counting it again
+ * (tengen score) gives its RE, where the estimate, all the record gave
+ * before, also takes D5 and E5 dead and counts B+24.5. */
+static void test_counted_record_recounts(void **state)
+{
+    (void)state;
+    room *r = game_to_removal();
+    assert_int_equal(apply(r, EV_TOGGLE, TG_BLACK, "B2", 210).code, 0);
+    assert_int_equal(apply(r, EV_TOGGLE, TG_WHITE, "B2", 220).code, 0);
+    assert_int_equal(apply(r, EV_ACCEPT, TG_BLACK, NULL, 230).code, 0);
+    assert_true(apply(r, EV_ACCEPT, TG_WHITE, NULL, 240).ended);
+    char re[32];
+    tg_result_to_sgf(tg_game_result(r->game), re, sizeof re);
+    /* Black 5 stones + 10 points, White 2 stones, 8 dame shared, komi 0.5 */
+    assert_string_equal(re, "B+12.5");
+    char *sgf = room_sgf(r, "2026-12-05");
+    assert_non_null(sgf);
+    assert_non_null(strstr(sgf, "RE[B+12.5]"));
+    /* Black's columns A and B with the dead B2 on them; no White territory */
+    assert_non_null(strstr(sgf, "B[]TB[aa][ba][ab][bb][ac][bc][ad][bd][ae][be]TW[])"));
+
+    tg_game *g = NULL;
+    tg_sgf_error err;
+    tg_sgf_info *info = malloc(sizeof *info);
+    assert_non_null(info);
+    assert_int_equal(tg_sgf_load_game(sgf, strlen(sgf), -1, &g, info, &err), TG_OK);
+    assert_true(info->has_dead);
+    for (tg_point p = 0; p < TG_MAX_POINTS; p++)
+        assert_int_equal(info->dead[p], p == vtx(r, "B2"));
+    tg_score count;
+    char again[32];
+    tg_score_game(g, info->dead, &count);
+    tg_result_to_sgf(&count.result, again, sizeof again);
+    assert_string_equal(again, re);
+    uint8_t estimate[TG_MAX_POINTS];
+    tg_game_estimate_dead(g, 0, 0, estimate);
+    tg_score_game(g, estimate, &count);
+    tg_result_to_sgf(&count.result, again, sizeof again);
+    assert_string_not_equal(again, re);
+    free(info);
+    tg_game_free(g);
+    free(sgf);
     room_free(r);
 }
 
@@ -470,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_undo_by_agreement),
         cmocka_unit_test(test_request_lapses_with_a_move),
         cmocka_unit_test(test_chat_is_bounded),
+        cmocka_unit_test(test_counted_record_recounts),
         cmocka_unit_test(test_pause_stops_both_clocks),
         cmocka_unit_test(test_time_loss_in_byoyomi),
         cmocka_unit_test(test_absence_at_the_start),

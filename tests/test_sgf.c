@@ -5,7 +5,8 @@
  * writer (escaping, variations, round trips), the value decoders (points,
  * compressed lists, komi in its real-file spellings, size, numbers,
  * clocks), loading records into games under the rules they name, and
- * saving games back.  Test data lives in tests/data/sgf.
+ * saving games back, a counted game with its dead stones (TB/TW).  Test
+ * data lives in tests/data/sgf.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -1003,6 +1004,129 @@ static void test_save_new_zealand_suicide(void **state)
     tg_game_free(g);
 }
 
+/* ---- a counted game's dead stones (TB/TW on the last node) ------------- */
+
+/* CASES.md T18 after its two passes: Black lives in columns A and B, White
+ * holds the rest, a white stone (A4, "ab") sits inside Black's area. */
+static const char t18[] =
+    "(;GM[1]FF[4]SZ[5]KM[0]RU[Chinese]AB[ba][bb][bc][ad][bd][be]"
+    "AW[ca][ea][ab][cb][db][eb][cc][ec][cd][dd][ed][ce][ee];B[];W[]%s)";
+
+static tg_game *load_t18(const char *last_node_marks, tg_sgf_info *info)
+{
+    char text[512];
+    snprintf(text, sizeof text, t18, last_node_marks);
+    return load_ok(text, -1, info);
+}
+
+static void test_score_territory_map(void **state)
+{
+    (void)state;
+    tg_game *g = load_t18("", NULL);
+    uint8_t dead[TG_MAX_POINTS] = {0}, area[TG_MAX_POINTS];
+    dead[at(g, "ab")] = 1;
+    tg_score_territory(tg_game_board(g), tg_game_rules(g), dead, area);
+    assert_int_equal(area[at(g, "ab")], TG_BLACK); /* the dead stone's point */
+    assert_int_equal(area[at(g, "aa")], TG_BLACK);
+    assert_int_equal(area[at(g, "ae")], TG_BLACK);
+    assert_int_equal(area[at(g, "dc")], TG_WHITE);
+    assert_int_equal(area[at(g, "da")], TG_WHITE);
+    assert_int_equal(area[at(g, "ba")], TG_EMPTY); /* a live stone */
+    int counted[3] = {0, 0, 0};
+    for (tg_point p = 0; p < TG_MAX_POINTS; p++)
+        counted[area[p]]++;
+    tg_score s;
+    tg_score_game(g, dead, &s);
+    assert_int_equal(counted[TG_BLACK], s.territory[TG_BLACK]);
+    assert_int_equal(counted[TG_WHITE], s.territory[TG_WHITE]);
+    /* C5 dead too: its point and D5 touch B5 and E5, dame */
+    dead[at(g, "ca")] = 1;
+    tg_score_territory(tg_game_board(g), tg_game_rules(g), dead, area);
+    assert_int_equal(area[at(g, "ca")], TG_EMPTY);
+    assert_int_equal(area[at(g, "da")], TG_EMPTY);
+    assert_int_equal(area[at(g, "dc")], TG_WHITE);
+    tg_game_free(g);
+}
+
+/* The writer marks the count's territory, and every dead stone under its
+ * opponent's mark even where its point is dame (C5 here), so the reader
+ * finds exactly the dead stones again and the count is the same. */
+static void test_save_counted_game_marks_dead_stones(void **state)
+{
+    (void)state;
+    tg_game *g = load_t18("", NULL);
+    tg_sgf_info info;
+    memset(&info, 0, sizeof info);
+    info.has_dead = true;
+    info.dead[at(g, "ab")] = info.dead[at(g, "ca")] = 1;
+    tg_score counted;
+    tg_score_game(g, info.dead, &counted);
+    tg_game_set_result(g, &counted.result);
+    char *text = tg_sgf_save_game(g, &info);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "W[]TB[aa][ca][ab][ac][ae]TW[dc][de])"));
+    tg_sgf_info back;
+    tg_game *reloaded = load_ok(text, -1, &back);
+    assert_true(back.has_dead);
+    assert_memory_equal(back.dead, info.dead, TG_MAX_POINTS);
+    tg_score again;
+    tg_score_game(reloaded, back.dead, &again);
+    assert_int_equal(again.black2, counted.black2);
+    assert_int_equal(again.white2, counted.white2);
+    tg_game_free(reloaded);
+    free(text);
+
+    /* a count with no territory and no dead stone still says so: TB[]TW[] */
+    memset(info.dead, 0, sizeof info.dead);
+    tg_game *full = load_ok("(;SZ[2]AB[aa][ab]AW[bb];B[];W[])", -1, NULL);
+    text = tg_sgf_save_game(full, &info);
+    assert_non_null(strstr(text, "W[]TB[]TW[])"));
+    tg_game_free(load_ok(text, -1, &back));
+    assert_true(back.has_dead);
+    free(text);
+    tg_game_free(full);
+    tg_game_free(g);
+}
+
+/* What other programs write is read the same way; without marks, or with
+ * marks that are not points, the record gives no dead stones. */
+static void test_load_dead_stones_from_marks(void **state)
+{
+    (void)state;
+    tg_sgf_info info;
+    /* CGoban's and OGS's way: territory, dead stones' points included; a
+     * stone under its own colour's mark (B3 here) lives */
+    tg_game *g = load_t18("TB[aa][ab][ac][ae][bc]TW[dc][de]", &info);
+    assert_true(info.has_dead);
+    for (tg_point p = 0; p < TG_MAX_POINTS; p++)
+        assert_int_equal(info.dead[p], p == at(g, "ab"));
+    tg_game_free(g);
+
+    g = load_t18("", &info);
+    assert_false(info.has_dead);
+    for (tg_point p = 0; p < TG_MAX_POINTS; p++)
+        assert_int_equal(info.dead[p], 0);
+    tg_game_free(g);
+
+    g = load_t18("TB[ab]TW[zz]", &info);
+    assert_false(info.has_dead);
+    assert_int_equal(info.dead[at(g, "ab")], 0);
+    assert_int_equal(info.notes.count, 1);
+    assert_non_null(strstr(info.notes.note[0].message, "TW"));
+    tg_game_free(g);
+
+    /* marks on a node before the last, or a replay cut short, are not the
+     * end of the game */
+    g = load_t18("TB[ab];B[aa]", &info);
+    assert_false(info.has_dead);
+    tg_game_free(g);
+    char text[512];
+    snprintf(text, sizeof text, t18, "TB[ab]");
+    g = load_ok(text, 1, &info);
+    assert_false(info.has_dead);
+    tg_game_free(g);
+}
+
 /* A custom ruleset's RU names every option, about 200 bytes: written
  * whole (it was once cut at 128) and read back to the same rules. */
 static void test_save_long_custom_rules(void **state)
@@ -1063,6 +1187,9 @@ int main(void)
         cmocka_unit_test(test_save_round_trip),
         cmocka_unit_test(test_save_setup_and_player),
         cmocka_unit_test(test_save_new_zealand_suicide),
+        cmocka_unit_test(test_score_territory_map),
+        cmocka_unit_test(test_save_counted_game_marks_dead_stones),
+        cmocka_unit_test(test_load_dead_stones_from_marks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

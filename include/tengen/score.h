@@ -36,6 +36,15 @@ void tg_score_board(const tg_board *b, const tg_rules *r, const uint8_t *dead, i
 /* Count a game: its board, rules, handicap and prisoners. */
 void tg_score_game(const tg_game *g, const uint8_t *dead, tg_score *out);
 
+/* The territory of that count point by point: territory[p] is the colour
+ * whose territory p is (an empty point, or the point of a dead stone taken
+ * off, surrounded by that colour and counted to it), TG_EMPTY for live
+ * stones, dame, seki points and what tg_score_board counts as dame under
+ * the tax or territory counting.  territory has room for TG_MAX_POINTS.
+ * (What SGF's TB and TW record at the end of a counted game.) */
+void tg_score_territory(const tg_board *b, const tg_rules *r, const uint8_t *dead,
+                        uint8_t *territory);
+
 /* Benson's algorithm: safe[p] = colour whose unconditionally alive chain
  * stands on p, or whose unconditional territory (vital region) p is;
  * TG_EMPTY elsewhere.  safe has room for TG_MAX_POINTS. */

@@ -65,6 +65,21 @@ typedef struct tg_sgf_info {
     bool has_predictions;
     int prediction_first2, prediction_second2; /* half stones, White's margin */
     tg_color first_player;
+    /* The dead stones a counted game was counted with (dead[p] != 0: the
+     * players' agreement, or the estimate that decided), so that counting
+     * the record again gives its RE.  They are written as the count's
+     * areas on the main line's last node, as CGoban, Sabaki and OGS mark a
+     * counted game: TB Black's territory and TW White's (tg_score_territory),
+     * and every dead stone's point in its opponent's, whether or not it
+     * counts as territory, so the dead stones are exactly the stones lying
+     * under the other colour's mark.  (Under dead=keep rules no stone is
+     * dead and the marks are the territory alone.)
+     * Saving: written when has_dead.  Loading: has_dead when the last node
+     * of the main line holds TB or TW (and the whole line was replayed),
+     * and dead[] marks the stones of the final position that lie under the
+     * opponent's mark; a stone under its own colour's mark lives. */
+    bool has_dead;
+    uint8_t dead[TG_MAX_POINTS];
     /* Loading: the reader's repairs (tg_sgf_load_game) and what it doubts
      * in the game (rules it does not know and counts as Chinese, a
      * repeated root property).  Ignored when saving. */

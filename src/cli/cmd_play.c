@@ -231,6 +231,20 @@ static bool control_move(play_session *s, tg_color color, tg_point p, unsigned f
     return out.action == TG_ACTION_PLAYED;
 }
 
+/* The dead stones a counted game's result was counted with (the
+ * agreement's, else announce_score's estimate), for the record's TB/TW;
+ * false when the result is no count. */
+static bool counted_dead(const play_session *s, uint8_t *dead)
+{
+    if (tg_game_result(s->g)->kind != TG_RESULT_SCORE)
+        return false;
+    if (s->ctl.score.result.kind == TG_RESULT_SCORE)
+        memcpy(dead, s->ctl.dead[TG_BLACK], TG_MAX_POINTS);
+    else
+        tg_game_estimate_dead(s->g, 0, 0, dead);
+    return true;
+}
+
 /* Write the game as SGF; false (and said) when it could not be written. */
 static bool save_game(const play_session *s)
 {
@@ -262,6 +276,7 @@ static bool save_game(const play_session *s)
         info.clock_count = s->clock_cap < tg_game_move_count(s->g) ? s->clock_cap
                                                                    : tg_game_move_count(s->g);
     }
+    info.has_dead = counted_dead(s, info.dead);
     char *text = tg_sgf_save_game(s->g, &info);
     FILE *f = text ? fopen(where, "w") : NULL;
     bool saved = f && fputs(text, f) >= 0;

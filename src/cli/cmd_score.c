@@ -1,7 +1,8 @@
 /*
  * cmd_score.c — `tengen score`: count the final position of an SGF game
- * under its rules (or others), with the dead stones estimated or none, and
- * print the breakdown and the result in SGF RE syntax and in stones.
+ * under its rules (or others), with the dead stones its record marks (TB/TW,
+ * as a counted game's record has them), estimated, or none, and print the
+ * breakdown and the result in SGF RE syntax and in stones.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,9 +15,12 @@
 #include "tengen/score.h"
 #include "tengen/sgf.h"
 
+/* --dead: where the dead stones come from */
+typedef enum dead_mode { DEAD_RECORD, DEAD_ESTIMATE, DEAD_NONE } dead_mode;
+
 typedef struct score_options {
     const char *rules;     /* --rules text, or NULL: the rules the SGF names */
-    bool estimate_dead;    /* --dead estimate (default) or none */
+    dead_mode dead;        /* --dead: the record's marks (default), estimate or none */
     int playouts;
     uint64_t seed;
     bool json;
@@ -31,7 +35,7 @@ static const char score_epilogue[] =
     "Under dead=keep rules (tromp-taylor) every stone on the board counts as alive.\n"
     "Exit status: 0 counted, 1 the file cannot be read or parsed, 2 bad usage.\n";
 
-static const char *const dead_choices[] = {"estimate", "none", NULL};
+static const char *const dead_choices[] = {"record", "estimate", "none", NULL};
 
 /* --rules: kept as text (applied on top of RU when the record is read),
  * checked here so that bad rules are a usage error. */
@@ -48,7 +52,7 @@ static int read_rules_text(void *dest, const char *value, char *err, size_t errl
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, score_options *o)
 {
-    *o = (score_options){NULL, true, TG_DEAD_PLAYOUTS, 0, false, NULL};
+    *o = (score_options){NULL, DEAD_RECORD, TG_DEAD_PLAYOUTS, 0, false, NULL};
     int dead = 0, files = 0;
     const cli_option options[] = {
         {"--rules", NULL, CLI_CALL, "R", 0, 0, NULL, read_rules_text, "a ruleset", &o->rules,
@@ -57,8 +61,11 @@ static int parse_args(int argc, char **argv, score_options *o)
          "overrides, applied on top of the rules the SGF names (RU);\n"
          "the SGF's komi (KM) stays unless R sets komi=K"},
         {"--dead", NULL, CLI_CHOICE, "MODE", 0, 0, dead_choices, NULL, NULL, &dead,
+         "record: the dead stones the record marks, as the record of\n"
+         "a counted game does (the stones under the other colour's\n"
+         "TB/TW on its last node), else estimated (default);\n"
          "estimate: dead stones from Benson's unconditional life and\n"
-         "Monte-Carlo ownership (default); none: every stone lives"},
+         "Monte-Carlo ownership; none: every stone lives"},
         CLI_OPT_PLAYOUTS(&o->playouts, "playouts of the ownership estimate (default 1000)"),
         CLI_OPT_SEED(&o->seed, "seed of the playouts, mixed with the position (default 0);\n"
                                "one position and seed give one answer, and by default\n"
@@ -71,14 +78,15 @@ static int parse_args(int argc, char **argv, score_options *o)
     int r = cli_parse(&cmd, argc, argv);
     if (r)
         return r == CLI_HELP ? 0 : 2;
-    o->estimate_dead = dead == 0;
+    o->dead = (dead_mode)dead;
     if (!files)
         return cli_usage_error(&cmd, "no SGF file given (see tengen score --help)");
     return -1;
 }
 
-/* The record replayed under its rules with --rules (may be NULL) on top. */
-static tg_game *load(const char *path, const char *rules)
+/* The record replayed under its rules with --rules (may be NULL) on top,
+ * and the dead stones it marks (*marked false when it marks none). */
+static tg_game *load(const char *path, const char *rules, bool *marked, uint8_t *dead)
 {
     size_t len;
     char *data = cli_read_file(path, &len);
@@ -98,6 +106,8 @@ static tg_game *load(const char *path, const char *rules)
         return NULL;
     }
     cli_print_sgf_notes(path, &info->notes);
+    *marked = info->has_dead;
+    memcpy(dead, info->dead, sizeof info->dead);
     free(info);
     return g;
 }
@@ -123,7 +133,11 @@ static void dead_list(const tg_board *b, const uint8_t *dead, tg_color c, bool j
         fprintf(out, "-");
 }
 
-static void print_table(const tg_game *g, const uint8_t *dead, const tg_score *s)
+/* Where the dead stones came from, as the table and the JSON say it. */
+static const char *const dead_from_text[] = {"the record's TB/TW", "estimated", "--dead none"};
+static const char *const dead_from_json[] = {"record", "estimate", "none"};
+
+static void print_table(const tg_game *g, const uint8_t *dead, dead_mode from, const tg_score *s)
 {
     const tg_board *b = tg_game_board(g);
     const tg_rules *r = tg_game_rules(g);
@@ -140,6 +154,7 @@ static void print_table(const tg_game *g, const uint8_t *dead, const tg_score *s
     dead_list(b, dead, TG_BLACK, false, stdout);
     printf("   white: ");
     dead_list(b, dead, TG_WHITE, false, stdout);
+    printf("   (%s)", dead_from_text[from]);
     printf("\n%-12s %7s %7s\n", "", "black", "white");
     printf("%-12s %7d %7d\n", "stones", s->stones[TG_BLACK], s->stones[TG_WHITE]);
     printf("%-12s %7d %7d\n", "territory", s->territory[TG_BLACK], s->territory[TG_WHITE]);
@@ -167,7 +182,7 @@ static void print_side(const char *name, const tg_score *s, tg_color c, int tota
            name, s->stones[c], s->territory[c], s->prisoners[c], s->groups_taxed[c], total);
 }
 
-static void print_json(const tg_game *g, const uint8_t *dead, const tg_score *s)
+static void print_json(const tg_game *g, const uint8_t *dead, dead_mode from, const tg_score *s)
 {
     const tg_board *b = tg_game_board(g);
     const tg_rules *r = tg_game_rules(g);
@@ -184,7 +199,7 @@ static void print_json(const tg_game *g, const uint8_t *dead, const tg_score *s)
     dead_list(b, dead, TG_BLACK, true, stdout);
     printf("],\"white\":[");
     dead_list(b, dead, TG_WHITE, true, stdout);
-    printf("]},");
+    printf("]},\"dead_from\":\"%s\",", dead_from_json[from]);
     print_side("black", s, TG_BLACK, s->black2);
     printf(",");
     print_side("white", s, TG_WHITE, s->white2);
@@ -200,19 +215,22 @@ int cmd_score(int argc, char **argv)
     int status = parse_args(argc, argv, &o);
     if (status >= 0)
         return status;
-    tg_game *g = load(o.file, o.rules);
+    bool marked;
+    uint8_t dead[TG_MAX_POINTS];
+    tg_game *g = load(o.file, o.rules, &marked, dead);
     if (!g)
         return 1;
-    uint8_t dead[TG_MAX_POINTS];
-    memset(dead, 0, sizeof dead);
-    if (o.estimate_dead)
+    dead_mode from = o.dead == DEAD_RECORD && !marked ? DEAD_ESTIMATE : o.dead;
+    if (from != DEAD_RECORD)
+        memset(dead, 0, sizeof dead);
+    if (from == DEAD_ESTIMATE)
         tg_game_estimate_dead(g, o.playouts, o.seed, dead);
     tg_score s;
     tg_score_game(g, dead, &s);
     if (o.json)
-        print_json(g, dead, &s);
+        print_json(g, dead, from, &s);
     else
-        print_table(g, dead, &s);
+        print_table(g, dead, from, &s);
     tg_game_free(g);
     return 0;
 }

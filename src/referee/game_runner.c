@@ -49,10 +49,20 @@ static void stopped(game_runner *r)
 
 /* ---- Counting -------------------------------------------------------------- */
 
+/* The dead stones (NULL: none) a count is made with, kept for the record
+ * so that counting it again gives its result. */
+static void note_counted(game_runner *r, const uint8_t *dead)
+{
+    r->counted = true;
+    for (int p = 0; p < TG_MAX_POINTS; p++)
+        r->counted_dead[p] = dead && dead[p];
+}
+
 /* The move cap: counted with the estimator, warnings costing a stone each
  * (R7) as control.h counts them after an agreement. */
 static void adjudicate(game_runner *r, const uint8_t *dead, const char *how)
 {
+    note_counted(r, dead);
     tg_score score;
     tg_score_game(r->game, dead, &score);
     tg_result res = score.result;
@@ -102,6 +112,7 @@ static bool dead_list(game_runner *r, tg_color color, uint8_t *dead)
 /* Both sides state the same dead stones: control.h counts the game. */
 static void state_both(game_runner *r, const uint8_t *dead, const char *how)
 {
+    note_counted(r, dead);
     int64_t now = tg_clock_now_ms();
     tg_control_state_dead(&r->control, TG_BLACK, dead, now, NULL);
     tg_control_state_dead(&r->control, TG_WHITE, dead, now, NULL);

@@ -257,6 +257,10 @@ char *runner_sgf(const game_runner *r)
     info.first_player = cfg->first_player;
     info.clocks = r->clock_after;
     info.clock_count = r->clock_cap < tg_game_move_count(r->game) ? r->clock_cap : tg_game_move_count(r->game);
+    if (r->counted && tg_game_result(r->game)->kind == TG_RESULT_SCORE) {
+        info.has_dead = true; /* TB/TW: the count can be made again from the record */
+        memcpy(info.dead, r->counted_dead, sizeof info.dead);
+    }
     tg_sgf_tree *tree = tg_sgf_tree_from_game(r->game, &info);
     if (!tree)
         return NULL;

@@ -28,6 +28,8 @@ typedef struct game_runner {
     int clock_cap;
     tg_referee_outcome *out;
     bool over;                   /* out is final */
+    bool counted;                /* the result is a count, with the dead stones below */
+    uint8_t counted_dead[TG_MAX_POINTS]; /* agreed or estimated: the record's TB/TW */
 } game_runner;
 
 /* Deadline for an answer no clock bounds: now + timeout, or -1. */

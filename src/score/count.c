@@ -112,9 +112,11 @@ static void find_points_to_fill(const tg_board *b, const uint8_t *col, const int
     }
 }
 
-/* Territory and dame of the stones col, with the tax of the rules. */
+/* Territory and dame of the stones col, with the tax of the rules; when
+ * territory is not NULL, territory[p] = the colour whose territory p is
+ * (TG_EMPTY elsewhere). */
 static void count_empty_points(const tg_board *b, const tg_rules *r, const uint8_t *dead,
-                               const uint8_t *col, tg_score *out)
+                               const uint8_t *col, tg_score *out, uint8_t *territory)
 {
     uint8_t empty[TG_MAX_POINTS], borders[TG_MAX_POINTS];
     uint8_t independent[3][TG_MAX_POINTS];
@@ -139,13 +141,18 @@ static void count_empty_points(const tg_board *b, const tg_rules *r, const uint8
     if (r->scoring == TG_SCORING_TERRITORY)
         find_points_to_fill(b, col, region, owner, must_fill);
     for (tg_point p = 0; p < b->npoints; p++) {
+        if (territory)
+            territory[p] = TG_EMPTY;
         if (region[p] < 0)
             continue;
         tg_color c = owner[region[p]];
-        if (c != TG_EMPTY && !must_fill[p] && (r->tax == TG_TAX_NONE || independent[c][p]))
+        if (c != TG_EMPTY && !must_fill[p] && (r->tax == TG_TAX_NONE || independent[c][p])) {
             out->territory[c]++;
-        else
+            if (territory)
+                territory[p] = (uint8_t)c;
+        } else {
             out->dame++;
+        }
     }
 }
 
@@ -190,8 +197,20 @@ void tg_score_board(const tg_board *b, const tg_rules *r, const uint8_t *dead, i
     for (tg_point p = 0; p < b->npoints; p++)
         if (col[p] == TG_BLACK || col[p] == TG_WHITE)
             out->stones[col[p]]++;
-    count_empty_points(b, r, r->dead_removed ? dead : NULL, col, out);
+    count_empty_points(b, r, r->dead_removed ? dead : NULL, col, out, NULL);
     totals(r, handicap, out);
+}
+
+void tg_score_territory(const tg_board *b, const tg_rules *r, const uint8_t *dead,
+                        uint8_t *territory)
+{
+    uint8_t col[TG_MAX_POINTS];
+    tg_score unused;
+    memset(&unused, 0, sizeof unused);
+    remove_dead(b, r, dead, col, &unused);
+    count_empty_points(b, r, r->dead_removed ? dead : NULL, col, &unused, territory);
+    for (tg_point p = b->npoints; p < TG_MAX_POINTS; p++)
+        territory[p] = TG_EMPTY;
 }
 
 void tg_score_game(const tg_game *g, const uint8_t *dead, tg_score *out)

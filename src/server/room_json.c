@@ -565,6 +565,12 @@ char *room_sgf(const room *r, const char *date)
         info.clock_count = r->clock_cap;
     if (r->phase == ROOM_OVER)
         tg_result_to_sgf(tg_game_result(r->game), info.result, sizeof info.result);
+    /* a counted game's agreed dead stones, so that counting the record
+     * again gives its RE (TB/TW, see tg_sgf_info.has_dead) */
+    if (r->phase == ROOM_OVER && strcmp(r->reason, "score") == 0) {
+        info.has_dead = true;
+        memcpy(info.dead, r->ctl.dead[TG_BLACK], sizeof info.dead);
+    }
     if (room_revealed(r)) { /* never before both are sealed: the record is public */
         info.has_predictions = true;
         info.prediction_first2 = r->prediction2[0];

@@ -17,6 +17,9 @@
  *   - a move after two passes resumes the game (C9: play went on because
  *     the players disagreed about the dead stones);
  *   - RE is kept in the information, not applied: the game stays open;
+ *   - TB/TW on the main line's last node mark a counted game's areas: the
+ *     stones under the other colour's mark are its dead stones
+ *     (tg_sgf_info.has_dead), as tengen and CGoban, Sabaki and OGS write;
  *   - with max_moves the replay stops at the first move beyond it, after
  *     the setup of that move's node and of the nodes before it (the
  *     position before that move, as GTP's loadsgf asks).
@@ -336,6 +339,40 @@ int tg_sgf_main_line_clocks(const tg_sgf_node *root, tg_sgf_move_clock *out, int
     return moves;
 }
 
+/* The dead stones of a counted game: the stones of the final position
+ * under the other colour's TB/TW on the main line's last node.  A mark
+ * that is not a point is a note, and the record then marks none. */
+static void read_dead(loader *ld, const tg_sgf_node *root, tg_sgf_info *info)
+{
+    const tg_sgf_node *last = root;
+    while (last->child)
+        last = last->child;
+    const tg_board *b = tg_game_board(ld->game);
+    info->has_dead = false;
+    memset(info->dead, 0, sizeof info->dead);
+    if (ld->stopped)
+        return;
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        const tg_sgf_property *marks = tg_sgf_property_find(last, c == TG_BLACK ? "TB" : "TW");
+        if (!marks)
+            continue;
+        tg_status st;
+        int n = tg_sgf_decode_points(b, marks, ld->points, &st);
+        if (n < 0) {
+            sgf_note_add(&ld->notes, marks->line, marks->column,
+                         "%s: a value is not a point of the board; the dead stones are not marked",
+                         marks->id);
+            info->has_dead = false;
+            memset(info->dead, 0, sizeof info->dead);
+            return;
+        }
+        for (int i = 0; i < n; i++)
+            if (tg_board_at(b, ld->points[i]) == tg_opponent(c))
+                info->dead[ld->points[i]] = 1;
+        info->has_dead = true;
+    }
+}
+
 /* ---- entry points ----------------------------------------------------- */
 
 /* The rules given on top of the record's (the komi stays unless they set
@@ -395,6 +432,7 @@ static tg_status game_from_tree(const tg_sgf_node *root, int max_moves, const ch
     if (st == TG_OK) {
         if (info) {
             read_info(root, info);
+            read_dead(ld, root, info);
             info->notes = ld->notes;
         }
         *out = ld->game;

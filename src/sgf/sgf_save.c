@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tengen/free_opening.h"
+#include "tengen/score.h"
 #include "sgf/sgf_internal.h"
 
 #ifndef TENGEN_VERSION
@@ -165,6 +166,43 @@ static void add_player(builder *bd, tg_sgf_node *last, bool last_has_move)
         add(bd, last, "PL", to_move == TG_WHITE ? "W" : "B");
 }
 
+/* ---- the count -------------------------------------------------------- */
+
+/* TB and TW on the last node: the territory of the count with the dead
+ * stones of info, and each dead stone's point as its opponent's, so that
+ * the reader finds the dead stones under the other colour's mark (see
+ * tg_sgf_info.has_dead). */
+static void add_areas(builder *bd, tg_sgf_node *last)
+{
+    const tg_board *b = bd->board;
+    const tg_rules *rules = tg_game_rules(bd->game);
+    const uint8_t *dead = bd->info->dead;
+    uint8_t area[TG_MAX_POINTS];
+    tg_score_territory(b, rules, dead, area);
+    for (tg_point p = 0; p < b->npoints; p++) {
+        tg_color stone = tg_board_at(b, p);
+        if (stone == TG_BLACK || stone == TG_WHITE)
+            area[p] = dead[p] && rules->dead_removed ? (uint8_t)tg_opponent(stone) : TG_EMPTY;
+    }
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        const char *id = c == TG_BLACK ? "TB" : "TW";
+        for (int y = b->size - 1; y >= 0; y--)
+            for (int x = 0; x < b->size; x++)
+                if (area[tg_point_at(b, x, y)] == c)
+                    add_point(bd, last, id, tg_point_at(b, x, y));
+        /* an empty list (FF[4] elist) still says the game was counted */
+        if (bd->status == TG_OK && !tg_sgf_property_find(last, id))
+            bd->status = tg_sgf_property_add(bd->tree, last, id, "", 0);
+    }
+}
+
+static tg_sgf_node *last_node(tg_sgf_node *root)
+{
+    while (root->child)
+        root = root->child;
+    return root;
+}
+
 /* ---- the moves -------------------------------------------------------- */
 
 bool tg_sgf_record_clock(tg_sgf_move_clock **clocks, int *cap, int index, const tg_clock *c,
@@ -258,6 +296,8 @@ tg_sgf_tree *tg_sgf_tree_from_game(const tg_game *g, const tg_sgf_info *info)
         add_info(bd, root, info);
         add_start(bd, root);
         add_moves(bd, root);
+        if (info && info->has_dead && bd->status == TG_OK)
+            add_areas(bd, last_node(root));
     }
     tg_sgf_tree *tree = bd->tree;
     if (!root || bd->status != TG_OK) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # score_cli.sh — `tengen score` end to end: the T18 position of CASES.md
 # counted under Chinese, Tromp-Taylor and Japanese rules, as a table and as
-# JSON, plus the errors a user can make.
+# JSON, a counted game's record counted with the dead stones it marks, plus
+# the errors a user can make.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -48,6 +49,23 @@ expect "T18 strict tromp-taylor" '"result":"W+9"' "$tengen" score --json --rules
 expect "T18 japanese" '"result":"B+2"' "$tengen" score --json --rules japanese "$t18"
 expect "T18 no dead stones" '"result":"W+9"' "$tengen" score --json --dead none "$t18"
 expect "komi override" '"result":"W+12"' "$tengen" score --json --rules komi=7 "$t18"
+expect "T18 marks no dead stones: estimated" '"dead_from":"estimate"' "$tengen" score --json "$t18"
+# a counted game's record as tengen serve writes it (issue 48): the players
+# agreed that B2 alone is dead, and the record marks it (the white stone
+# under Black's TB); counted again it gives its RE, where the estimate,
+# which takes D5 and E5 dead as well, counts B+24.5
+served=$data/served_counted.sgf
+re=$(sed -n 's/.*RE\[\([^]]*\)\].*/\1/p' "$served")
+expect "served record: RE is B+12.5" "B+12.5" echo "$re"
+expect "served record counts to its RE" "\"result\":\"$re\"" "$tengen" score --json "$served"
+expect "served record: its dead stones" '"dead":{"black":[],"white":["B2"]},"dead_from":"record"' \
+    "$tengen" score --json "$served"
+expect "served record: said in the table" "dead         black: -   white: B2   (the record's TB/TW)" \
+    "$tengen" score "$served"
+expect "served record: --dead estimate" '"white":["B2","D5","E5"]},"dead_from":"estimate"' \
+    "$tengen" score --json --dead estimate "$served"
+expect "served record: --dead none" '"dead":{"black":[],"white":[]},"dead_from":"none"' \
+    "$tengen" score --json --dead none "$served"
 expect "help" "usage: tengen score" "$tengen" score --help
 expect_status "help status" 0 "$tengen" score --help
 expect_status "no file" 2 "$tengen" score
