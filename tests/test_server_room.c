@@ -4,8 +4,8 @@
  * removal agreed and disputed (C9: the claimer of "dead" moves first),
  * undo, pause (R5), time loss under byo-yomi (R2), absence (R8),
  * cancellation, chat kept apart from the game, a game rebuilt from its
- * stored events, the SGF record (a counted game's dead stones), strict
- * settings and messages.
+ * stored events, the SGF record (a counted game's dead stones, chat after
+ * an undo), strict settings and messages.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -255,6 +255,96 @@ static void test_counted_record_recounts(void **state)
     free(info);
     tg_game_free(g);
     free(sgf);
+    room_free(r);
+}
+
+static void say(room *r, tg_color c, const char *from, const char *text, int64_t at)
+{
+    room_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = EV_CHAT;
+    ev.color = c;
+    snprintf(ev.from, sizeof ev.from, "%s", from);
+    snprintf(ev.text, sizeof ev.text, "%s", text);
+    room_result res;
+    room_apply(r, &ev, at, &res);
+    assert_int_equal(res.code, 0);
+}
+
+/* The comment of the record's node after `moves` moves (0: the root), NULL
+ * when it has none; every node of the main line has one C value at most. */
+static char *record_comment(const room *r, int moves)
+{
+    char *sgf = room_sgf(r, "2026-12-05");
+    assert_non_null(sgf);
+    tg_sgf_tree *tree = NULL;
+    tg_sgf_error err;
+    assert_int_equal(tg_sgf_parse(sgf, strlen(sgf), &tree, &err), TG_OK);
+    char *comment = NULL;
+    int n = 0;
+    for (const tg_sgf_node *node = tg_sgf_tree_games(tree); node; node = node->child, n++) {
+        const tg_sgf_property *c = tg_sgf_property_find(node, "C");
+        if (c)
+            assert_null(c->values->next);
+        if (n == moves && c) {
+            comment = malloc(c->values->length + 1);
+            assert_non_null(comment);
+            memcpy(comment, c->values->text, c->values->length + 1);
+        }
+    }
+    tg_sgf_tree_free(tree);
+    free(sgf);
+    return comment;
+}
+
+static void assert_comment(const room *r, int moves, const char *expected)
+{
+    char *comment = record_comment(r, moves);
+    if (expected)
+        assert_string_equal(comment, expected);
+    else
+        assert_null(comment);
+    free(comment);
+}
+
+/* Issue 48, fault 12: chat said after a move that was then taken back
+ * stays with the position that remains, saying which move it followed, and
+ * every node has one comment (a line each), never a second C value. */
+static void test_chat_after_undo_in_record(void **state)
+{
+    (void)state;
+    room *r = new_room("{\"size\":9}");
+    play(r, TG_BLACK, "E5", 10);
+    play(r, TG_WHITE, "D5", 20);
+    say(r, TG_WHITE, "bo", "hello", 25);
+    play(r, TG_BLACK, "C3", 30);
+    say(r, TG_BLACK, "ana", "oops", 35);
+    say(r, TG_EMPTY, "kibitzer", "C3?!", 36); /* spectators' lines are not recorded */
+    assert_int_equal(answer(r, EV_REQUEST, TG_BLACK, REQ_UNDO, false, 40).code, 0);
+    assert_int_equal(answer(r, EV_ANSWER, TG_WHITE, REQ_UNDO, true, 50).code, 0);
+    say(r, TG_WHITE, "bo", "sure", 55);
+    play(r, TG_BLACK, "G7", 60);
+    say(r, TG_BLACK, "ana", "better", 65);
+    assert_comment(r, 0, NULL);
+    assert_comment(r, 2, "bo: hello\nana: oops (said after C3, taken back)\nbo: sure");
+    assert_comment(r, 3, "ana: better");
+    /* game.state still says when each line was said */
+    json_t *st = room_state_json(r, TG_BLACK, 70);
+    json_t *oops = json_array_get(json_object_get(st, "chat"), 1);
+    assert_string_equal(json_string_value(json_object_get(oops, "text")), "oops");
+    assert_int_equal(json_integer_value(json_object_get(oops, "move")), 3);
+    json_decref(st);
+
+    /* a second undo takes G7 back too: its line joins the others, in order */
+    play(r, TG_WHITE, "H8", 70);
+    assert_int_equal(answer(r, EV_REQUEST, TG_BLACK, REQ_UNDO, false, 80).code, 0);
+    assert_int_equal(answer(r, EV_ANSWER, TG_WHITE, REQ_UNDO, true, 90).code, 0);
+    assert_int_equal(tg_game_move_count(r->game), 2);
+    play(r, TG_BLACK, "pass", 100);
+    say(r, TG_BLACK, "ana", "thinking", 105);
+    assert_comment(r, 2, "bo: hello\nana: oops (said after C3, taken back)\nbo: sure\n"
+                         "ana: better (said after G7, taken back)");
+    assert_comment(r, 3, "ana: thinking");
     room_free(r);
 }
 
@@ -519,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_request_lapses_with_a_move),
         cmocka_unit_test(test_chat_is_bounded),
         cmocka_unit_test(test_counted_record_recounts),
+        cmocka_unit_test(test_chat_after_undo_in_record),
         cmocka_unit_test(test_pause_stops_both_clocks),
         cmocka_unit_test(test_time_loss_in_byoyomi),
         cmocka_unit_test(test_absence_at_the_start),

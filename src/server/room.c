@@ -464,9 +464,24 @@ static int undo_count(const room *r, tg_color requester)
     return 0;
 }
 
+/* An undo back to `moves` moves: the chat said after a move it takes back
+ * moves to the node that remains, naming that move (room_chat.node). */
+static void chat_moves_back(room *r, int moves)
+{
+    for (int i = r->chat_count - 1; i >= 0 && r->chat[i].node > moves; i--) {
+        room_chat *c = &r->chat[i];
+        if (!c->taken_back[0])
+            tg_point_to_vertex(tg_game_board(r->game), tg_game_move(r->game, c->move - 1)->point,
+                               c->taken_back);
+        c->node = moves;
+    }
+}
+
 static void undo_for(room *r, tg_color requester, int64_t at)
 {
-    for (int i = undo_count(r, requester); i > 0; i--)
+    int back = undo_count(r, requester);
+    chat_moves_back(r, tg_game_move_count(r->game) - back);
+    for (int i = back; i > 0; i--)
         if (tg_game_undo(r->game) != TG_OK)
             return;
     if (r->ctl.clock_started && r->settings.time.system != TG_CLOCK_NONE && !r->paused)
@@ -615,7 +630,8 @@ static void add_chat(room *r, const room_event *ev, room_result *res)
         r->chat_cap = cap;
     }
     room_chat *c = &r->chat[r->chat_count++];
-    c->move = tg_game_move_count(r->game);
+    c->move = c->node = tg_game_move_count(r->game);
+    c->taken_back[0] = '\0';
     c->players = ev->color != TG_EMPTY;
     snprintf(c->from, sizeof c->from, "%s", ev->from);
     snprintf(c->text, sizeof c->text, "%s", ev->text);

@@ -108,6 +108,12 @@ bool room_points_from_json(const room *r, const json_t *a, tg_point *out, int ma
 
 typedef struct room_chat {
     int move;                  /* moves played when it was said */
+    /* The record's node for it (moves played, 0: the root): `move`, or the
+     * moves left by an undo that took back the move it followed (it stays
+     * with the position that remains).  Never more than the moves played
+     * now, so it never decreases along the chat. */
+    int node;
+    char taken_back[8];        /* the vertex of that move, "" while it stands */
     bool players;              /* players' channel (else spectators') */
     char from[ROOM_NAME_MAX];
     char text[512];

@@ -583,23 +583,32 @@ char *room_sgf(const room *r, const char *date)
     tg_sgf_node *root = tg_sgf_tree_games(tree);
     if (r->nigiri[0])
         tg_sgf_property_add(tree, root, "GC", r->nigiri, strlen(r->nigiri));
-    /* the players' chat as one comment on the move each line followed
-     * (chat is kept in move order, so each node's lines are consecutive) */
+    /* the players' chat as one comment (one C value, a line each) on the
+     * node each line belongs to: the move it followed, or the position that
+     * remained when that move was taken back, with a note naming it.  A
+     * node's lines are consecutive, as room_chat.node never decreases. */
     for (int i = 0; i < r->chat_count;) {
-        int move = r->chat[i].move;
+        int node = r->chat[i].node;
         size_t cap = 1, used = 0;
         int j;
-        for (j = i; j < r->chat_count && r->chat[j].move == move; j++)
-            cap += strlen(r->chat[j].from) + strlen(r->chat[j].text) + 3;
+        for (j = i; j < r->chat_count && r->chat[j].node == node; j++)
+            cap += strlen(r->chat[j].from) + strlen(r->chat[j].text) +
+                   sizeof " (said after a pass, taken back)" + 3;
         char *comment = malloc(cap);
         if (!comment)
             break;
         comment[0] = '\0';
-        for (int k = i; k < j; k++)
-            if (r->chat[k].players)
-                used += (size_t)snprintf(comment + used, cap - used, "%s%s: %s", used ? "\n" : "",
-                                         r->chat[k].from, r->chat[k].text);
-        tg_sgf_node *n = move > 0 ? node_of_move(root, move - 1) : root;
+        for (int k = i; k < j; k++) {
+            const room_chat *c = &r->chat[k];
+            if (!c->players)
+                continue;
+            used += (size_t)snprintf(comment + used, cap - used, "%s%s: %s", used ? "\n" : "", c->from,
+                                     c->text);
+            if (c->taken_back[0])
+                used += (size_t)snprintf(comment + used, cap - used, " (said after %s, taken back)",
+                                         strcmp(c->taken_back, "pass") ? c->taken_back : "a pass");
+        }
+        tg_sgf_node *n = node > 0 ? node_of_move(root, node - 1) : root;
         if (n && used)
             tg_sgf_property_add(tree, n, "C", comment, used);
         free(comment);
