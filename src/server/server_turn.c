@@ -192,8 +192,15 @@ void turn_end(server *s)
     games_release_durable(s);
 }
 
+static void store_status(server *s, bool failing, const char *why);
+
 void turn_store_done(server *s, store_job *job)
 {
+    /* any write tells whether the store takes writes now (a batch's own
+     * outcome is dealt with by batch_done) */
+    if (job->lane == STORE_WRITE && !job->reset && !job->chained && job->transaction &&
+        job->rc != STORE_DISCARDED)
+        store_status(s, job->rc != 0, job->error[0] ? job->error : "the store failed");
     if (job->done)
         job->done(s, job);
     else

@@ -146,6 +146,7 @@ store_async *store_async_new(store *writer, store *reader, void (*wake)(void *),
 static void enqueue(store_async *a, store_lane which, store_job *job)
 {
     lane *l = &a->lanes[which];
+    job->lane = which;
     job->next = NULL;
     job->queued_ms = store_async_now_ms();
     pthread_mutex_lock(&a->lock);

@@ -26,13 +26,12 @@
 #define STORE_DISCARDED (-2)
 
 typedef struct store_job store_job;
+typedef enum store_lane { STORE_WRITE, STORE_READ, STORE_WORK } store_lane;
 /* On a store thread: 0 or an error (with job->error).  db is NULL on the
  * worker. */
 typedef int (*store_run_fn)(store *db, store_job *job);
 /* On the loop, once run returned; the job is then the done function's. */
 typedef void (*store_done_fn)(void *ctx, store_job *job);
-
-typedef enum store_lane { STORE_WRITE, STORE_READ, STORE_WORK } store_lane;
 
 struct store_job {
     store_job *next;
@@ -41,6 +40,7 @@ struct store_job {
     bool transaction;        /* writer: run between BEGIN and COMMIT (rolled back on failure) */
     bool chained;            /* writer: a batch of game events (see above) */
     bool reset;              /* writer: the end of a failed chain */
+    store_lane lane;         /* where it ran */
     int rc;
     char error[200];
     int64_t queued_ms, finished_ms;

@@ -1,0 +1,258 @@
+/*
+ * net_fake.c — see net_fake.h.
+ */
+#include "net_fake.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct net_msg {
+    int refs;
+    size_t len;
+    char text[];
+};
+
+typedef struct item {
+    struct item *next;
+    net_msg *msg, *fallback;
+    uint64_t epoch;
+} item;
+
+struct net_conn {
+    net *owner;
+    void *data;
+    char peer[64];
+    item *head;
+    bool closed;
+    int close_code;
+    struct net_conn *next_conn;
+};
+
+struct net_timer {
+    net *owner;
+    net_timer_fn fn;
+    void *arg;
+};
+
+struct net {
+    net_callbacks cb;
+    uint64_t released;
+    net_conn *conns;
+    int port;
+};
+
+static net *last;
+
+net *fake_net(void) { return last; }
+
+net *net_new(const char *addr, int port, int max_connections, const net_callbacks *cb, char *err,
+             size_t errlen)
+{
+    (void)addr, (void)max_connections, (void)err, (void)errlen;
+    net *n = calloc(1, sizeof *n);
+    if (!n)
+        return NULL;
+    n->cb = *cb;
+    n->port = port;
+    last = n;
+    return n;
+}
+
+int net_port(const net *n) { return n->port; }
+void net_run(net *n) { (void)n; }
+void net_stop(net *n) { (void)n; }
+void net_wake(net *n) { (void)n; } /* the test collects with server_settle */
+
+static void clear(net_conn *c)
+{
+    while (c->head) {
+        item *it = c->head;
+        c->head = it->next;
+        net_msg_unref(it->msg);
+        net_msg_unref(it->fallback);
+        free(it);
+    }
+}
+
+void net_free(net *n)
+{
+    if (!n)
+        return;
+    while (n->conns) {
+        net_conn *c = n->conns;
+        n->conns = c->next_conn;
+        clear(c);
+        free(c);
+    }
+    if (last == n)
+        last = NULL;
+    free(n);
+}
+
+net_msg *net_msg_new(const char *data, size_t len)
+{
+    net_msg *m = malloc(sizeof *m + len + 1);
+    if (!m)
+        return NULL;
+    m->refs = 1;
+    m->len = len;
+    memcpy(m->text, data, len);
+    m->text[len] = '\0';
+    return m;
+}
+
+void net_msg_unref(net_msg *m)
+{
+    if (m && --m->refs == 0)
+        free(m);
+}
+
+void net_release_through(net *n, uint64_t epoch)
+{
+    if (epoch > n->released)
+        n->released = epoch;
+}
+
+uint64_t net_released(const net *n) { return n->released; }
+
+void net_drop_from(net *n, uint64_t epoch)
+{
+    for (net_conn *c = n->conns; c; c = c->next_conn)
+        for (item **link = &c->head; *link;) {
+            item *it = *link;
+            if (it->epoch >= epoch && it->epoch > n->released) {
+                net_msg_unref(it->msg);
+                if (it->fallback) {
+                    it->msg = it->fallback;
+                    it->fallback = NULL;
+                    it->epoch = 0;
+                    link = &it->next;
+                    continue;
+                }
+                *link = it->next;
+                free(it);
+            } else {
+                link = &it->next;
+            }
+        }
+}
+
+bool net_send_after(net_conn *c, net_msg *m, uint64_t epoch, net_msg *fallback)
+{
+    if (c->closed)
+        return false;
+    item *it = calloc(1, sizeof *it);
+    if (!it)
+        return false;
+    it->msg = m;
+    m->refs++;
+    it->epoch = epoch > c->owner->released ? epoch : 0;
+    if (it->epoch && fallback) {
+        it->fallback = fallback;
+        fallback->refs++;
+    }
+    item **link = &c->head;
+    while (*link)
+        link = &(*link)->next;
+    *link = it;
+    return true;
+}
+
+bool net_send(net_conn *c, net_msg *m) { return net_send_after(c, m, 0, NULL); }
+
+bool net_send_text(net_conn *c, const char *text)
+{
+    net_msg *m = net_msg_new(text, strlen(text));
+    bool ok = m && net_send(c, m);
+    net_msg_unref(m);
+    return ok;
+}
+
+void net_close(net_conn *c, int code, const char *reason)
+{
+    (void)reason;
+    if (!c->close_code)
+        c->close_code = code;
+}
+
+void net_conn_peer(const net_conn *c, char *buf, size_t len) { snprintf(buf, len, "%s", c->peer); }
+void net_conn_set_data(net_conn *c, void *data) { c->data = data; }
+void *net_conn_data(const net_conn *c) { return c->data; }
+
+net_timer *net_timer_new(net *n, net_timer_fn fn, void *arg)
+{
+    net_timer *t = calloc(1, sizeof *t);
+    if (t) {
+        t->owner = n;
+        t->fn = fn;
+        t->arg = arg;
+    }
+    return t;
+}
+
+void net_timer_set(net_timer *t, int64_t delay_ms) { (void)t, (void)delay_ms; }
+void net_timer_cancel(net_timer *t) { (void)t; }
+void net_timer_free(net_timer *t) { free(t); }
+
+/* ---- the test's side ------------------------------------------------------------ */
+
+net_conn *fake_connect(net *n, const char *peer)
+{
+    net_conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->owner = n;
+    snprintf(c->peer, sizeof c->peer, "%s", peer);
+    c->next_conn = n->conns;
+    n->conns = c;
+    n->cb.open(n->cb.ctx, c);
+    return c;
+}
+
+void fake_say(net_conn *c, const char *text)
+{
+    if (!c->closed)
+        c->owner->cb.message(c->owner->cb.ctx, c, text, strlen(text));
+}
+
+void fake_disconnect(net_conn *c)
+{
+    if (c->closed)
+        return;
+    c->owner->cb.closed(c->owner->cb.ctx, c);
+    c->closed = true;
+    clear(c);
+}
+
+void fake_turn(net *n)
+{
+    if (n->cb.before_wait)
+        n->cb.before_wait(n->cb.ctx);
+}
+
+char *fake_next(net_conn *c)
+{
+    for (item **link = &c->head; *link; link = &(*link)->next) {
+        item *it = *link;
+        if (it->epoch <= c->owner->released) {
+            *link = it->next;
+            char *text = strdup(it->msg->text);
+            net_msg_unref(it->msg);
+            net_msg_unref(it->fallback);
+            free(it);
+            return text;
+        }
+    }
+    return NULL;
+}
+
+int fake_held(const net_conn *c)
+{
+    int n = 0;
+    for (const item *it = c->head; it; it = it->next)
+        n += it->epoch > c->owner->released;
+    return n;
+}
+
+int fake_close_code(const net_conn *c) { return c->close_code; }

@@ -1,0 +1,401 @@
+/*
+ * test_server_logic.c — the server's logic (accounts, lobby, the registry
+ * of live games, the commit-and-release turn, the store off the loop) with
+ * no socket: tests/fake_net gives it a network the test drives, message by
+ * message and turn by turn, so that it runs under AddressSanitizer in CI.
+ *
+ *   - a finished game unwatched in the same turn as it ended is freed after
+ *     the turn, not inside it (issue 48, fault 1);
+ *   - the store failing at each of the writes a short session makes, one
+ *     after the other: every request is answered, nothing that was not
+ *     stored is acknowledged, memory equals the store afterwards (a server
+ *     started again on the same file sees the same games and challenges,
+ *     and every logged-in connection's account is stored), and the server
+ *     works again by itself (faults 3 and 10);
+ *   - statements give back their read snapshots (fault 2);
+ *   - names are unique whatever their case, and guest- is reserved (13).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "net_fake.h"
+#include "server/server_internal.h"
+
+typedef struct peer {
+    net_conn *c;
+    json_t *got;             /* every message delivered, in order */
+} peer;
+
+static char dir[64];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/tengen-logic-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+}
+
+static void db_path(char *out, size_t len, int n) { snprintf(out, len, "%s/t%d.db", dir, n); }
+
+static server *start(const char *db, bool faults)
+{
+    server_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.db_path = db;
+    cfg.listen_addr = "127.0.0.1";
+    cfg.engines = 1;
+    cfg.tengen_command = "/bin/false";
+    cfg.max_connections = 100;
+    cfg.quiet = true;
+    cfg.fault_injection = faults;
+    char err[256];
+    server *s = server_new(&cfg, err, sizeof err);
+    if (!s)
+        fail_msg("server_new: %s", err);
+    return s;
+}
+
+static peer connect_peer(const char *addr)
+{
+    peer p = {fake_connect(fake_net(), addr), json_array()};
+    assert_non_null(p.c);
+    return p;
+}
+
+static void pump(peer *p)
+{
+    char *text;
+    while ((text = fake_next(p->c))) {
+        json_error_t e;
+        json_t *j = json_loads(text, 0, &e);
+        assert_non_null(j);
+        json_array_append_new(p->got, j);
+        free(text);
+    }
+}
+
+/* One turn: the messages said together, then the server settles. */
+static void turn(server *s, peer **who, const char **texts, int n)
+{
+    for (int i = 0; i < n; i++)
+        fake_say(who[i]->c, texts[i]);
+    fake_turn(fake_net());
+    server_settle(s);
+}
+
+static void say(server *s, peer *p, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    const char *t = text;
+    turn(s, &p, &t, 1);
+    pump(p);
+}
+
+/* The answers (ok or error) to request id. */
+static int answers(peer *p, int64_t id, json_t **first)
+{
+    pump(p);
+    int n = 0;
+    size_t i;
+    json_t *m = NULL;
+    json_array_foreach(p->got, i, m) {
+        const char *type = json_string_value(json_object_get(m, "type"));
+        json_t *mid = json_object_get(m, "id");
+        if (mid && json_integer_value(mid) == id && type &&
+            (!strcmp(type, "ok") || !strcmp(type, "error"))) {
+            if (!n && first)
+                *first = m;
+            n++;
+        }
+    }
+    return n;
+}
+
+static bool answered_ok(peer *p, int64_t id, json_t **msg)
+{
+    json_t *m = NULL;
+    if (answers(p, id, &m) != 1)
+        return false;
+    if (msg)
+        *msg = m;
+    return !strcmp(json_string_value(json_object_get(m, "type")), "ok");
+}
+
+static void drop(peer *p) { json_decref(p->got); }
+
+/* ---- fault 1 ----------------------------------------------------------------- */
+
+static void test_game_freed_after_the_turn(void **state)
+{
+    (void)state;
+    char db[128];
+    db_path(db, sizeof db, 1);
+    server *s = start(db, false);
+    peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2");
+    json_t *m = NULL;
+    say(s, &a, "{\"type\":\"guest\",\"id\":1}");
+    say(s, &b, "{\"type\":\"guest\",\"id\":1}");
+    assert_true(answered_ok(&a, 1, NULL));
+    assert_true(answered_ok(&b, 1, NULL));
+    say(s, &a, "{\"type\":\"challenge.create\",\"id\":2,\"settings\":{\"size\":9,\"color\":\"black\"}}");
+    assert_true(answered_ok(&a, 2, &m));
+    json_int_t ch = json_integer_value(json_object_get(json_object_get(m, "challenge"), "id"));
+    say(s, &b, "{\"type\":\"challenge.accept\",\"id\":3,\"challenge\":%lld}", (long long)ch);
+    assert_true(answered_ok(&b, 3, &m));
+    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    say(s, &b, "{\"type\":\"game.watch\",\"id\":4,\"game\":%lld}", (long long)g);
+    assert_true(answered_ok(&b, 4, NULL));
+    /* resign and unwatch in one write: the game ends and nobody watches it */
+    char resign[128], unwatch[128];
+    snprintf(resign, sizeof resign, "{\"type\":\"game.resign\",\"id\":5,\"game\":%lld}", (long long)g);
+    snprintf(unwatch, sizeof unwatch, "{\"type\":\"game.unwatch\",\"id\":6,\"game\":%lld}", (long long)g);
+    peer *who[2] = {&b, &b};
+    const char *texts[2] = {resign, unwatch};
+    turn(s, who, texts, 2);
+    assert_true(answered_ok(&b, 5, NULL));
+    assert_true(answered_ok(&b, 6, NULL));
+    assert_null(live_get(s, g)); /* freed, after the turn, once durable */
+    /* and kept: watching it again reads it from the store */
+    say(s, &a, "{\"type\":\"game.watch\",\"id\":7,\"game\":%lld}", (long long)g);
+    assert_true(answered_ok(&a, 7, NULL));
+    json_t *last = json_array_get(a.got, json_array_size(a.got) - 1);
+    assert_string_equal(json_string_value(json_object_get(last, "type")), "game.state");
+    json_t *game = json_object_get(last, "game");
+    assert_string_equal(json_string_value(json_object_get(game, "phase")), "over");
+    assert_string_equal(json_string_value(json_object_get(game, "result")), "B+R");
+    drop(&a);
+    drop(&b);
+    server_free(s);
+}
+
+/* ---- faults 3 and 10: the store failing at each write in turn -------------------- */
+
+/* What memory says of the games and challenges, in the store's terms. */
+static json_t *snapshot(server *s)
+{
+    json_t *games = json_array(), *challenges = json_array();
+    for (int64_t id = 1; id <= s->next_game; id++) {
+        live *lv = live_get(s, id);
+        json_t *state = NULL;
+        if (lv) {
+            state = game_state_public(s, lv);
+        } else {
+            char *text = NULL;
+            if (s->api_db->ops->game_state(s->api_db, id, &text) == 0) {
+                json_error_t e;
+                state = json_loads(text, 0, &e);
+            }
+            free(text);
+        }
+        if (!state)
+            continue;
+        json_array_append_new(games, json_pack("{s:I, s:O, s:O, s:O, s:O}", "id", (json_int_t)id,
+                                               "phase", json_object_get(state, "phase"), "board",
+                                               json_object_get(state, "board"), "result",
+                                               json_object_get(state, "result"), "moves",
+                                               json_object_get(state, "moves")));
+        json_decref(state);
+    }
+    for (int64_t id = 1; id <= s->next_challenge; id++)
+        if (imap_get(&s->challenges, id))
+            json_array_append_new(challenges, json_integer(id));
+    s->api_db->ops->idle(s->api_db);
+    return json_pack("{s:o, s:o}", "games", games, "challenges", challenges);
+}
+
+enum { SCRIPT_REQUESTS = 12 };
+
+/* A short session: two guests, a challenge accepted, moves, chat, an
+ * undo asked, a resignation.  Returns the peers (ids 1..12 asked). */
+static void script(server *s, peer *a, peer *b)
+{
+    json_t *m = NULL;
+    say(s, a, "{\"type\":\"guest\",\"id\":1}");
+    say(s, b, "{\"type\":\"guest\",\"id\":2}");
+    say(s, a, "{\"type\":\"challenge.create\",\"id\":3,\"settings\":{\"size\":9,\"color\":\"black\"}}");
+    json_int_t ch = answered_ok(a, 3, &m) ? json_integer_value(json_object_get(json_object_get(m, "challenge"), "id")) : 1;
+    say(s, b, "{\"type\":\"challenge.accept\",\"id\":4,\"challenge\":%lld}", (long long)ch);
+    json_int_t g = answered_ok(b, 4, &m) ? json_integer_value(json_object_get(m, "game")) : s->next_game;
+    say(s, a, "{\"type\":\"game.watch\",\"id\":5,\"game\":%lld}", (long long)g);
+    say(s, b, "{\"type\":\"game.watch\",\"id\":6,\"game\":%lld}", (long long)g);
+    say(s, a, "{\"type\":\"game.move\",\"id\":7,\"game\":%lld,\"move\":\"E5\"}", (long long)g);
+    say(s, b, "{\"type\":\"game.move\",\"id\":8,\"game\":%lld,\"move\":\"C3\"}", (long long)g);
+    say(s, a, "{\"type\":\"game.chat\",\"id\":9,\"game\":%lld,\"text\":\"hi\"}", (long long)g);
+    say(s, a, "{\"type\":\"game.move\",\"id\":10,\"game\":%lld,\"move\":\"G7\"}", (long long)g);
+    say(s, a, "{\"type\":\"challenge.create\",\"id\":11,\"settings\":{\"size\":13}}");
+    say(s, b, "{\"type\":\"game.resign\",\"id\":12,\"game\":%lld}", (long long)g);
+}
+
+static void test_store_fails_at_each_write(void **state)
+{
+    (void)state;
+    char db[128];
+    db_path(db, sizeof db, 2);
+    server *s = start(db, true);
+    peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2");
+    script(s, &a, &b);
+    long writes = server_store_writes(s);
+    for (int id = 1; id <= SCRIPT_REQUESTS; id++)
+        assert_true(answered_ok(id % 2 == 0 && id != 10 && id != 12 ? &b : &a, id, NULL) ||
+                    answered_ok(&a, id, NULL) || answered_ok(&b, id, NULL));
+    drop(&a);
+    drop(&b);
+    server_free(s);
+    assert_true(writes >= 10);
+    print_message("the session makes %ld writes: each fails in turn\n", writes);
+
+    for (long nth = 1; nth <= writes; nth++) {
+        db_path(db, sizeof db, 100 + (int)nth);
+        s = start(db, true);
+        server_inject_fault(s, nth);
+        a = connect_peer("10.0.0.1");
+        b = connect_peer("10.0.0.2");
+        script(s, &a, &b);
+        /* every request answered, once */
+        for (int id = 1; id <= SCRIPT_REQUESTS; id++) {
+            int n = answers(&a, id, NULL) + answers(&b, id, NULL);
+            if (n != 1)
+                fail_msg("fault at write %ld: request %d answered %d times", nth, id, n);
+        }
+        /* the store works again: the server too, by itself */
+        peer c = connect_peer("10.0.0.3");
+        say(s, &c, "{\"type\":\"guest\",\"id\":20}");
+        say(s, &c, "{\"type\":\"challenge.create\",\"id\":21,\"settings\":{\"size\":19}}");
+        if (!answered_ok(&c, 20, NULL) || !answered_ok(&c, 21, NULL))
+            fail_msg("fault at write %ld: the server did not recover", nth);
+        assert_false(s->store_failing);
+        /* every connection logged in is a stored account */
+        peer *all[3] = {&a, &b, &c};
+        for (int i = 0; i < 3; i++) {
+            client *cl = net_conn_data(all[i]->c);
+            store_user u;
+            if (cl && cl->user &&
+                (s->api_db->ops->user_by_id(s->api_db, cl->user, &u) != 0 || strcmp(u.name, cl->name)))
+                fail_msg("fault at write %ld: a connection is logged in as an account not stored", nth);
+        }
+        json_t *before = snapshot(s);
+        drop(&a);
+        drop(&b);
+        drop(&c);
+        server_free(s);
+        s = start(db, false);
+        json_t *after = snapshot(s);
+        if (!json_equal(before, after)) {
+            char *x = json_dumps(before, JSON_COMPACT), *y = json_dumps(after, JSON_COMPACT);
+            fail_msg("fault at write %ld: memory %s, store %s", nth, x, y);
+        }
+        json_decref(before);
+        json_decref(after);
+        server_free(s);
+        unlink(db);
+    }
+}
+
+/* ---- fault 2 and names ---------------------------------------------------------- */
+
+static void test_wal_checkpointed_after_token_hellos(void **state)
+{
+    (void)state;
+    char db[128], wal[160];
+    db_path(db, sizeof db, 3);
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    server *s = start(db, false);
+    peer a = connect_peer("10.0.0.1");
+    say(s, &a, "{\"type\":\"guest\",\"id\":1}");
+    json_t *m = NULL;
+    assert_true(answered_ok(&a, 1, &m));
+    char token[128];
+    snprintf(token, sizeof token, "%s", json_string_value(json_object_get(m, "token")));
+    /* a connection says hello with the token, then makes guests: before,
+     * the token's statement kept a read snapshot and the WAL never shrank */
+    for (int i = 0; i < 300; i++) {
+        char addr[32];
+        snprintf(addr, sizeof addr, "10.1.%d.%d", i / 200, i % 200);
+        peer p = connect_peer(addr);
+        say(s, &p, "{\"type\":\"hello\",\"id\":1,\"token\":\"%s\"}", token);
+        assert_true(answered_ok(&p, 1, NULL));
+        say(s, &p, "{\"type\":\"guest\",\"id\":2}");
+        fake_disconnect(p.c);
+        drop(&p);
+    }
+    server_settle(s);
+    /* nobody holds a read snapshot: a checkpoint copies back every frame */
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(db, &other), SQLITE_OK);
+    sqlite3_busy_timeout(other, 5000);
+    assert_int_equal(sqlite3_exec(other, "SELECT count(*) FROM users", NULL, NULL, NULL), SQLITE_OK);
+    int frames = -1, copied = -2;
+    assert_int_equal(sqlite3_wal_checkpoint_v2(other, NULL, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied),
+                     SQLITE_OK);
+    assert_int_equal(frames, copied);
+    sqlite3_close(other);
+    struct stat st;
+    assert_int_equal(stat(wal, &st), 0);
+    assert_true(st.st_size < 4 * 1024 * 1024);
+    drop(&a);
+    server_free(s);
+}
+
+static void test_names_unique_whatever_their_case(void **state)
+{
+    (void)state;
+    char db[128];
+    db_path(db, sizeof db, 4);
+    server *s = start(db, false);
+    peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2"), c = connect_peer("10.0.0.3");
+    json_t *m = NULL;
+    say(s, &a, "{\"type\":\"register\",\"id\":1,\"name\":\"ana\",\"password\":\"correct horse\"}");
+    assert_true(answered_ok(&a, 1, NULL));
+    say(s, &b, "{\"type\":\"register\",\"id\":2,\"name\":\"ANA\",\"password\":\"correct horse\"}");
+    assert_false(answered_ok(&b, 2, &m));
+    assert_string_equal(json_string_value(json_object_get(m, "code")), "name_taken");
+    say(s, &c, "{\"type\":\"register\",\"id\":3,\"name\":\"Guest-abcdef\",\"password\":\"correct horse\"}");
+    assert_false(answered_ok(&c, 3, &m));
+    assert_string_equal(json_string_value(json_object_get(m, "code")), "bad_request");
+    /* logging in is by the name whatever its case */
+    say(s, &c, "{\"type\":\"login\",\"id\":4,\"name\":\"Ana\",\"password\":\"correct horse\"}");
+    assert_true(answered_ok(&c, 4, NULL));
+    drop(&a);
+    drop(&b);
+    drop(&c);
+    server_free(s);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    make_dir();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_game_freed_after_the_turn),
+        cmocka_unit_test(test_store_fails_at_each_write),
+        cmocka_unit_test(test_wal_checkpointed_after_token_hellos),
+        cmocka_unit_test(test_names_unique_whatever_their_case),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
