@@ -174,7 +174,10 @@ class Conn {
 
   connect(timeoutMs = 10000) {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(this.url, {perMessageDeflate: false, handshakeTimeout: timeoutMs})
+      // each connection from an address of its own in 127/8, as players come from
+      // their own machines: the server's limits are per address
+      const localAddress = `127.1.${(this.index >> 8) & 255}.${(this.index & 255) || 1}`
+      const ws = new WebSocket(this.url, {perMessageDeflate: false, handshakeTimeout: timeoutMs, localAddress})
       this.ws = ws
       let done = false
       const timer = setTimeout(() => { if (!done) { done = true; ws.terminate(); reject(new Error('no welcome')) } }, timeoutMs)

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 typedef struct lane {
@@ -14,6 +15,7 @@ typedef struct lane {
     store_job *head, *tail;
     int pending;             /* queued or running */
     bool chain_failed;       /* writer: a batch failed, no reset yet */
+    store_job *last_of_group; /* writer: the job run_write finished last */
     pthread_t thread;
     pthread_cond_t ready;
     bool started;
@@ -36,9 +38,65 @@ int64_t store_async_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void run_write(lane *l, store_job *job)
+static void finish_job(store_async *a, lane *l, store_job *job);
+
+/* Chained batches queued together are one transaction: one commit (one
+ * fsync) however many turns of the loop queued them meanwhile.  A failure
+ * fails the first and discards the rest (they were rolled back with it). */
+static void run_chain(store_async *a, lane *l, store_job *first)
 {
     store *db = l->db;
+    store_job *group[256];
+    int n = 0;
+    group[n++] = first;
+    pthread_mutex_lock(&a->lock);
+    while (n < 256 && l->head && l->head->chained && !l->head->reset) {
+        store_job *next = l->head;
+        l->head = next->next;
+        if (!l->head)
+            l->tail = NULL;
+        group[n++] = next;
+    }
+    pthread_mutex_unlock(&a->lock);
+    int rc = db->ops->begin(db) != 0 ? -1 : 0;
+    int failed = -1;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        group[i]->error[0] = '\0';
+        if ((rc = group[i]->run(db, group[i])) != 0)
+            failed = i;
+    }
+    if (rc == 0 && db->ops->commit(db) != 0) {
+        rc = -1;
+        failed = 0;
+        snprintf(group[0]->error, sizeof group[0]->error, "%s", db->ops->error(db));
+    } else if (rc != 0 && failed < 0) { /* BEGIN failed */
+        failed = 0;
+        snprintf(group[0]->error, sizeof group[0]->error, "%s", db->ops->error(db));
+    }
+    if (rc != 0) {
+        db->ops->rollback(db);
+        l->chain_failed = true;
+        /* the first of the group tells of the failure; the others were
+         * rolled back with it */
+        if (failed != 0)
+            snprintf(group[0]->error, sizeof group[0]->error, "%s", group[failed]->error);
+    }
+    for (int i = 0; i < n; i++) {
+        group[i]->rc = rc == 0 ? 0 : i == 0 ? -1 : STORE_DISCARDED;
+        if (rc != 0 && i > 0)
+            snprintf(group[i]->error, sizeof group[i]->error, "an earlier write failed");
+        group[i]->finished_ms = store_async_now_ms();
+        if (i + 1 < n)
+            finish_job(a, l, group[i]);
+    }
+    /* the last is finished by the caller, as any job */
+    l->last_of_group = group[n - 1];
+}
+
+static void run_write(store_async *a, lane *l, store_job *job)
+{
+    store *db = l->db;
+    l->last_of_group = job;
     if (job->reset) {
         l->chain_failed = false;
         job->rc = 0;
@@ -49,6 +107,8 @@ static void run_write(lane *l, store_job *job)
         snprintf(job->error, sizeof job->error, "an earlier write failed");
         return;
     }
+    if (job->chained && job->transaction)
+        return run_chain(a, l, job);
     if (job->transaction && db->ops->begin(db) != 0) {
         job->rc = -1;
         snprintf(job->error, sizeof job->error, "%s", db->ops->error(db));
@@ -67,19 +127,65 @@ static void run_write(lane *l, store_job *job)
         l->chain_failed = true;
 }
 
+/* A job is done: to the loop's list, and the loop woken.  Called without
+ * the lock. */
+static void finish_job(store_async *a, lane *l, store_job *job)
+{
+    pthread_mutex_lock(&a->lock);
+    job->next = NULL;
+    if (a->done_tail)
+        a->done_tail->next = job;
+    else
+        a->done = job;
+    a->done_tail = job;
+    l->pending--;
+    pthread_cond_broadcast(&a->idle);
+    pthread_mutex_unlock(&a->lock);
+    if (a->wake)
+        a->wake(a->arg);
+}
+
+/* The writer checkpoints when idle at most this often (autocheckpoint
+ * does it by size meanwhile). */
+#define IDLE_EVERY_MS 1000
+
 static void *lane_main(void *arg)
 {
     lane *l = arg;
     store_async *a = l->owner;
     bool worked = false;
+    int64_t last_idle = 0;
     pthread_mutex_lock(&a->lock);
     for (;;) {
         while (!l->head && !a->stop) {
-            if (worked && l->db) { /* idle: give back read snapshots, checkpoint */
+            int64_t now = store_async_now_ms();
+            if (worked && l->db && now - last_idle >= IDLE_EVERY_MS) {
+                /* idle: give back read snapshots, checkpoint */
                 pthread_mutex_unlock(&a->lock);
                 l->db->ops->idle(l->db);
                 pthread_mutex_lock(&a->lock);
                 worked = false;
+                last_idle = now;
+                continue;
+            }
+            if (worked && l->db) { /* idle again soon: wait a little, then give back */
+                struct timespec until;
+                clock_gettime(CLOCK_REALTIME, &until);
+                until.tv_nsec += 200 * 1000000L;
+                if (until.tv_nsec >= 1000000000L) {
+                    until.tv_sec++;
+                    until.tv_nsec -= 1000000000L;
+                }
+                pthread_cond_timedwait(&l->ready, &a->lock, &until);
+                if (!l->head && store_async_now_ms() - last_idle >= IDLE_EVERY_MS)
+                    continue;
+                if (!l->head) {
+                    pthread_mutex_unlock(&a->lock);
+                    l->db->ops->idle(l->db);
+                    pthread_mutex_lock(&a->lock);
+                    worked = false;
+                    last_idle = store_async_now_ms();
+                }
                 continue;
             }
             pthread_cond_wait(&l->ready, &a->lock);
@@ -92,24 +198,15 @@ static void *lane_main(void *arg)
             l->tail = NULL;
         pthread_mutex_unlock(&a->lock);
         job->error[0] = '\0';
-        if (l == &a->lanes[STORE_WRITE])
-            run_write(l, job);
-        else
+        if (l == &a->lanes[STORE_WRITE]) {
+            run_write(a, l, job);
+            job = l->last_of_group;
+        } else {
             job->rc = job->run(l->db, job);
+        }
         job->finished_ms = store_async_now_ms();
         worked = true;
-        pthread_mutex_lock(&a->lock);
-        job->next = NULL;
-        if (a->done_tail)
-            a->done_tail->next = job;
-        else
-            a->done = job;
-        a->done_tail = job;
-        l->pending--;
-        pthread_cond_broadcast(&a->idle);
-        pthread_mutex_unlock(&a->lock);
-        if (a->wake)
-            a->wake(a->arg);
+        finish_job(a, l, job);
         pthread_mutex_lock(&a->lock);
     }
     pthread_mutex_unlock(&a->lock);
