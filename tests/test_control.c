@@ -350,7 +350,7 @@ static void test_agreement_counts(void **state)
     const tg_result *r = tg_game_result(f->game);
     assert_int_equal(r->kind, TG_RESULT_SCORE);
     assert_int_equal(r->winner, TG_BLACK);
-    assert_int_equal(r->margin2, 9);
+    assert_int_equal(r->margin4, 18);
     char text[128];
     tg_control_result_text(&f->ctl, false, text, sizeof text);
     assert_string_equal(text, "B+4.5 (Black wins by 2¼ stones)");
@@ -372,7 +372,7 @@ static void test_agreement_with_warning_penalty(void **state)
     assert_int_equal(tg_control_concede(&f->ctl, TG_WHITE, 0, &phase), TG_OK);
     assert_int_equal(phase, TG_PHASE_OVER);
     assert_int_equal(f->ctl.score.black2, 26);
-    assert_int_equal(tg_game_result(f->game)->margin2, 5); /* B+2.5 */
+    assert_int_equal(tg_game_result(f->game)->margin4, 10); /* B+2.5 */
     destroy(f);
 }
 

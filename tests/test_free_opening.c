@@ -5,7 +5,9 @@
  * F1 White first, F2 the free opening, F3 with 002's three examples and
  * the GTP examples of tengen-predictions, F5 the capture choice and
  * suicide, F6 repetition loses, F7 disputes in turn, F9 with 002's
- * example 4.
+ * example 4; and issue 49's: a threshold of a quarter stated exactly, a
+ * count equal to the threshold under decide=yes, no undo of an opening
+ * stone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -375,7 +377,7 @@ static void test_F9_result_stated(void **state)
     tg_rules fo, chinese;
     tg_rules_preset(&fo, "free-opening");
     tg_rules_default(&chinese);
-    tg_result r = {TG_RESULT_SCORE, TG_WHITE, 1};
+    tg_result r = {TG_RESULT_SCORE, TG_WHITE, 2}; /* half a point, in quarters */
     char buf[64];
     tg_result_stated(&fo, &r, false, buf, sizeof buf);
     assert_string_equal(buf, "White wins by 0.5 stone");
@@ -387,6 +389,100 @@ static void test_F9_result_stated(void **state)
     tg_result resign = {TG_RESULT_RESIGN, TG_BLACK, 0};
     tg_result_stated(&fo, &resign, false, buf, sizeof buf);
     assert_string_equal(buf, "Black wins by resignation");
+}
+
+/* The result of a count once the predictions are revealed: `lead2` is
+ * Black's lead in half points; RE and the statements in both languages. */
+static void expect_count(const char *rules, int first2, int second2, int lead2, const char *re,
+                         const char *english, const char *chinese)
+{
+    tg_rules r;
+    tg_rules_default(&r);
+    assert_int_equal(tg_rules_apply(&r, rules, NULL, 0), TG_OK);
+    tg_rules_reveal(&r, first2, second2);
+    tg_result res = tg_result_of_count(&r, lead2);
+    char buf[64];
+    tg_result_to_sgf(&res, buf, sizeof buf);
+    assert_string_equal(buf, re);
+    tg_result_stated(&r, &res, false, buf, sizeof buf);
+    assert_string_equal(buf, english);
+    tg_result_stated(&r, &res, true, buf, sizeof buf);
+    assert_string_equal(buf, chinese);
+    tg_result back;
+    assert_int_equal(tg_result_from_sgf(re, &back), TG_OK);
+    assert_int_equal(back.winner, res.winner);
+    assert_int_equal(back.margin4, res.margin4);
+}
+
+/* F9 (issue 49): a threshold of a quarter stone: the margin is the count
+ * difference minus the threshold exactly (002 §5.5), not the half stone
+ * the komi rounds it to: B+6.75 with Black 7 ahead is Black's by 1/4. */
+static void test_F9_quarter_threshold(void **state)
+{
+    (void)state;
+    expect_count("free-opening", -13, -14, 14, "B+0.25", "Black wins by ¼ stone", "黑1/4子胜");
+    expect_count("free-opening", 29, 30, -98, "W+34.25", "White wins by 34¼ stones", "白34又1/4子胜");
+    expect_count("free-opening", 8, 9, -18, "W+4.75", "White wins by 4¾ stones", "白4又3/4子胜");
+    expect_count("free-opening", 8, 9, -8, "B+0.25", "Black wins by ¼ stone", "黑1/4子胜");
+    /* halves as 002's example 4 writes them */
+    expect_count("free-opening", 14, 12, -14, "W+0.5", "White wins by 0.5 stone", "白0.5子胜");
+    /* the komi still decides as the threshold does, for the engine and KM */
+    tg_rules r;
+    tg_rules_preset(&r, "free-opening");
+    tg_rules_reveal(&r, -13, -14);
+    assert_int_equal(r.komi2, 13);
+    assert_true(r.revealed);
+}
+
+/* F3 (issue 49): a count equal to the threshold is a draw; under
+ * decide=yes (002 §5.3.2) a win for the colour the threshold favours with
+ * a margin of 0, written W+0 (White wins, by nothing), not W+0.5. */
+static void test_F3_equal_count_decided(void **state)
+{
+    (void)state;
+    expect_count("free-opening", 14, 14, -14, "0", "Draw", "和");
+    expect_count("free-opening decide=yes", 14, 14, -14, "W+0", "White wins by 0 stones", "白0子胜");
+    expect_count("free-opening decide=yes", -4, -4, 4, "B+0", "Black wins by 0 stones", "黑0子胜");
+    expect_count("free-opening decide=yes", 0, 0, 0, "W+0", "White wins by 0 stones", "白0子胜");
+    expect_count("free-opening decide=yes", 14, 14, -16, "W+1", "White wins by 1 stone", "白1子胜");
+    /* a komi given afterwards replaces the threshold; decide= moves the komi */
+    tg_rules r;
+    tg_rules_preset(&r, "free-opening");
+    tg_rules_reveal(&r, 14, 14);
+    assert_int_equal(r.komi2, -14);
+    assert_int_equal(tg_rules_apply(&r, "decide=yes", NULL, 0), TG_OK);
+    assert_true(r.revealed);
+    assert_int_equal(r.komi2, -13);
+    assert_int_equal(tg_rules_apply(&r, "komi=5", NULL, 0), TG_OK);
+    assert_false(r.revealed);
+    tg_result res = tg_result_of_count(&r, 0);
+    assert_int_equal(res.winner, TG_WHITE);
+    assert_int_equal(res.margin4, 20);
+}
+
+/* F2 (issue 49, 002 §2.4): no undo reaches an opening stone; a move
+ * after them is taken back as any other. */
+static void test_F2_undo_never_reaches_the_opening(void **state)
+{
+    (void)state;
+    tg_game *g = free_game(9, NULL);
+    assert_int_equal(tg_game_undo(g), TG_ERR_NOT_ALLOWED);
+    const char *stones[5] = {"A1", "J9", "E5", "B2", "C3"};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(tg_game_play(g, i % 2 ? TG_BLACK : TG_WHITE, at(g, stones[i]), 0), TG_OK);
+        assert_int_equal(tg_game_undo(g), TG_ERR_NOT_ALLOWED);
+        assert_int_equal(tg_game_move_count(g), i + 1);
+    }
+    assert_int_equal(tg_game_play(g, TG_WHITE, at(g, stones[4]), 0), TG_OK);
+    assert_int_equal(tg_game_undo(g), TG_OK);
+    assert_int_equal(tg_game_undo(g), TG_ERR_NOT_ALLOWED);
+    assert_int_equal(tg_game_move_count(g), 4);
+    tg_game_free(g);
+    /* without the free opening, the first stone is taken back */
+    g = free_game(9, "opening=none");
+    assert_int_equal(tg_game_play(g, TG_WHITE, at(g, "A1"), 0), TG_OK);
+    assert_int_equal(tg_game_undo(g), TG_OK);
+    tg_game_free(g);
 }
 
 /* F4: the prediction time, a tenth of one player's time. */
@@ -480,6 +576,9 @@ int main(void)
         cmocka_unit_test(test_F_sgf_record),
         cmocka_unit_test(test_F3_threshold_komi_agrees_with_the_verdict),
         cmocka_unit_test(test_F9_result_stated),
+        cmocka_unit_test(test_F9_quarter_threshold),
+        cmocka_unit_test(test_F3_equal_count_decided),
+        cmocka_unit_test(test_F2_undo_never_reaches_the_opening),
         cmocka_unit_test(test_F4_prediction_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -207,7 +207,7 @@ static void test_C11_results_other_than_counting(void **state)
     (void)state;
     tg_result r = {TG_RESULT_RESIGN, TG_WHITE, 0};
     expect_stones(&r, "W+R", "White wins by resignation", "白中盘胜");
-    r = (tg_result){TG_RESULT_SCORE, TG_BLACK, 7};
+    r = (tg_result){TG_RESULT_SCORE, TG_BLACK, 14}; /* quarter points */
     char buf[64];
     tg_result_to_sgf(&r, buf, sizeof buf);
     assert_string_equal(buf, "B+3.5");
@@ -227,10 +227,14 @@ static void test_C8_result_sgf_syntax(void **state)
         const char *text;
         tg_result_kind kind;
         tg_color winner;
-        int margin2;
+        int margin4;
     } cases[] = {
-        {"B+3.5", TG_RESULT_SCORE, TG_BLACK, 7},       {"W+0.5", TG_RESULT_SCORE, TG_WHITE, 1},
-        {"W+12", TG_RESULT_SCORE, TG_WHITE, 24},       {"B+R", TG_RESULT_RESIGN, TG_BLACK, 0},
+        {"B+3.5", TG_RESULT_SCORE, TG_BLACK, 14},      {"W+0.5", TG_RESULT_SCORE, TG_WHITE, 2},
+        {"W+12", TG_RESULT_SCORE, TG_WHITE, 48},       {"B+R", TG_RESULT_RESIGN, TG_BLACK, 0},
+        /* a free opening's count against a threshold of a quarter, and one
+         * equal to it under decide=yes: a win with no margin */
+        {"B+0.25", TG_RESULT_SCORE, TG_BLACK, 1},      {"W+34.75", TG_RESULT_SCORE, TG_WHITE, 139},
+        {"W+0", TG_RESULT_SCORE, TG_WHITE, 0},
         {"W+T", TG_RESULT_TIME, TG_WHITE, 0},          {"B+F", TG_RESULT_FORFEIT, TG_BLACK, 0},
         {"0", TG_RESULT_SCORE, TG_EMPTY, 0},           {"Void", TG_RESULT_NO_RESULT, TG_EMPTY, 0},
         {"?", TG_RESULT_NONE, TG_EMPTY, 0},
@@ -243,7 +247,7 @@ static void test_C8_result_sgf_syntax(void **state)
         if (r.kind != TG_RESULT_NONE)
             assert_int_equal(r.winner, cases[i].winner);
         if (r.kind == TG_RESULT_SCORE)
-            assert_int_equal(r.margin2, cases[i].margin2);
+            assert_int_equal(r.margin4, cases[i].margin4);
         char back[32];
         tg_result_to_sgf(&r, back, sizeof back);
         assert_string_equal(back, cases[i].text);
@@ -258,7 +262,9 @@ static void test_C8_result_sgf_syntax(void **state)
     assert_int_equal(tg_result_from_sgf("B+Time", &r), TG_OK);
     assert_int_equal(r.kind, TG_RESULT_TIME);
     assert_int_not_equal(tg_result_from_sgf("X+3", &r), TG_OK);
-    assert_int_not_equal(tg_result_from_sgf("B+3.25", &r), TG_OK);
+    assert_int_not_equal(tg_result_from_sgf("B+3.3", &r), TG_OK);
+    assert_int_not_equal(tg_result_from_sgf("B+-1", &r), TG_OK);
+    assert_int_not_equal(tg_result_from_sgf("B+.5", &r), TG_OK);
 }
 
 /* ---- C12 / T21: handicap compensation ------------------------------------ */
@@ -277,13 +283,13 @@ static void test_C12_T21_handicap_compensation(void **state)
     partition_board(&b, 19, owner_equal, 0);
     static const struct {
         const char *rules;
-        int points, margin2; /* compensation for 4 stones; White's margin */
+        int points, margin4; /* compensation for 4 stones; White's margin */
     } cases[] = {
-        {"chinese komi=0.5", 4, 9},     /* W+4.5 */
-        {"aga komi=0.5", 3, 7},         /* W+3.5 */
-        {"japanese komi=0.5", 0, 1},    /* W+0.5 */
-        {"new-zealand komi=0.5", 0, 1},
-        {"tromp-taylor komi=0.5", 0, 1},
+        {"chinese komi=0.5", 4, 18},    /* W+4.5 */
+        {"aga komi=0.5", 3, 14},        /* W+3.5 */
+        {"japanese komi=0.5", 0, 2},    /* W+0.5 */
+        {"new-zealand komi=0.5", 0, 2},
+        {"tromp-taylor komi=0.5", 0, 2},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tg_rules r = rules_of(cases[i].rules);
@@ -298,12 +304,12 @@ static void test_C12_T21_handicap_compensation(void **state)
         assert_int_equal(s.handicap_points, cases[i].points);
         assert_int_equal(s.result.kind, TG_RESULT_SCORE);
         assert_int_equal(s.result.winner, TG_WHITE);
-        if (s.result.margin2 != cases[i].margin2)
-            fail_msg("%s: White wins by %d half points, expected %d", cases[i].rules, s.result.margin2,
-                     cases[i].margin2);
+        if (s.result.margin4 != cases[i].margin4)
+            fail_msg("%s: White wins by %d quarter points, expected %d", cases[i].rules, s.result.margin4,
+                     cases[i].margin4);
         tg_score_board(&b, &r, NULL, 1, &s);
         assert_int_equal(s.handicap_points, 0);
-        assert_int_equal(s.result.margin2, 1);
+        assert_int_equal(s.result.margin4, 2);
     }
 }
 
@@ -327,7 +333,7 @@ static void test_C12_handicap_in_a_game(void **state)
     assert_int_equal(s.handicap_points, 4);
     /* Black's area is the whole board: 722 - 1 - 8 half points */
     assert_int_equal(s.result.winner, TG_BLACK);
-    assert_int_equal(s.result.margin2, 722 - 1 - 8);
+    assert_int_equal(s.result.margin4, 2 * (722 - 1 - 8));
     tg_game_free(g);
 }
 
@@ -540,7 +546,7 @@ static void test_C9_no_resume_after_result(void **state)
     assert_int_equal(tg_game_play(g, TG_WHITE, TG_PASS, 0), TG_OK);
     assert_true(tg_game_over(g));
     assert_int_equal(tg_game_result(g)->kind, TG_RESULT_NONE);
-    tg_result res = {TG_RESULT_SCORE, TG_WHITE, 15};
+    tg_result res = {TG_RESULT_SCORE, TG_WHITE, 30};
     tg_game_set_result(g, &res);
     assert_int_equal(tg_game_result(g)->kind, TG_RESULT_SCORE);
     assert_int_equal(tg_game_resume(g, TG_BLACK), TG_ERR_NOT_ALLOWED);

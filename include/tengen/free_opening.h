@@ -17,6 +17,8 @@
 #define TENGEN_FREE_OPENING_H
 
 #include "common.h"
+#include "game.h"
+#include "rules.h"
 
 /* The free opening's stone i (0..3): who places it, 0 the first player
  * and 1 the second (002 §5.2: stones 1 and 4 are the first player's, 2 and
@@ -52,6 +54,15 @@ int tg_threshold_komi2(int threshold4);
  * equal to a whole threshold wins for the colour it favours (White when it
  * is 0 or more), so the komi moves half a point that colour's way. */
 int tg_threshold_komi2_decisive(int threshold4, bool decisive);
+/* The predictions revealed into a ruleset (002 §5.3.2): r keeps both, a
+ * count is then against their mean exactly (tg_result_of_count), and the
+ * komi becomes tg_threshold_komi2_decisive of it, for the engine and SGF
+ * KM.  Every front end reveals through this one function. */
+void tg_rules_reveal(tg_rules *r, int first2, int second2);
+/* The same on a game's rules (a record read back with its PF and PS, a
+ * GTP controller's tengen-predictions); nothing where they have no free
+ * opening. */
+void tg_game_reveal(tg_game *g, int first2, int second2);
 /* A threshold in quarter stones as "W+6.5", "B+0.5", "W+6.25", "0". */
 void tg_threshold_format(int threshold4, char *buf, size_t len);
 
@@ -60,7 +71,10 @@ void tg_threshold_format(int threshold4, char *buf, size_t len);
  * threshold, in quarter stones.  `decisive`: equal is a win for the
  * colour the threshold favours (White when it is 0 or more). */
 tg_color tg_threshold_verdict(int threshold4, int white_margin2, bool decisive, int *by4);
-/* "White wins by 0.5 stone" / "白0.5子胜", "Draw" / "和" (002 §5.5 example 4). */
+/* "White wins by 0.5 stone" / "白0.5子胜" (002 §5.5 example 4), a quarter
+ * as a quarter, "Black wins by ¼ stone" / "黑1/4子胜", "White wins by
+ * 34¼ stones" / "白34又1/4子胜"; a count equal to the threshold decided by
+ * decide=yes, "White wins by 0 stones" / "白0子胜"; "Draw" / "和". */
 void tg_threshold_result_text(tg_color winner, int by4, bool chinese, char *buf, size_t len);
 
 #endif

@@ -26,22 +26,36 @@ typedef enum tg_result_kind {
 typedef struct tg_result {
     tg_result_kind kind;
     tg_color winner;   /* TG_EMPTY for a draw or no result */
-    int margin2;       /* margin in half points (TG_RESULT_SCORE only) */
+    int margin4;       /* margin in quarter points (TG_RESULT_SCORE only): whole
+                          halves against a komi, a quarter only against a free
+                          opening's threshold of one (tg_result_of_count) */
 } tg_result;
 
-/* SGF RE syntax: "B+3.5", "W+R", "B+T", "W+F", "0" (draw), "Void", "?" (not over). */
+/* SGF RE syntax: "B+3.5", "B+0.25", "W+R", "B+T", "W+F", "0" (draw), "Void",
+ * "?" (not over); a free opening's count equal to its threshold and decided
+ * by decide=yes is "W+0" or "B+0": a win with no margin. */
 void tg_result_to_sgf(const tg_result *r, char *buf, size_t len);
-/* Parse SGF RE ("B+3.5", "W+Resign", "Draw", "0", "Void", "?"). */
+/* Parse SGF RE ("B+3.5", "B+0.25", "W+Resign", "Draw", "0", "Void", "?"). */
 tg_status tg_result_from_sgf(const char *text, tg_result *r);
+/* Quarter points as SGF writes a real: "7", "6.5", "0.25", "-0.75". */
+void tg_margin_format(int quarter_points, char *buf, size_t len);
+/* The result of a count under `rules`: lead2 is Black's total minus
+ * White's in half points, the handicap compensation and any penalty taken
+ * but not the komi.  Against the komi; once a free opening's predictions
+ * are revealed (rules->revealed), against their mean exactly (002 §5.5:
+ * the count difference minus the threshold, a quarter where it is one),
+ * and a count equal to it a draw, or under decide=yes a win by 0 for the
+ * colour the threshold favours (White at 0). */
+tg_result tg_result_of_count(const tg_rules *rules, int lead2);
 /* As the Chinese rules state it, in stones (1 stone = 2 points):
  * "Black wins by ¾ stone", "White wins by 1¾ stones" / "黑胜3/4子", "白胜1又3/4子" (chinese != 0).  Non-score results
  * are worded too ("White wins by resignation", "白中盘胜"). */
 void tg_result_in_stones(const tg_result *r, bool chinese, char *buf, size_t len);
 /* The same as a referee states it under `rules`: under the free-opening
- * ruleset (002 §5.5 example 4) a count is stated against the threshold the
- * komi holds, "White wins by 0.5 stone" / "白0.5子胜" (the margin beyond the
- * threshold, in stones of count difference), a draw as "Draw" / "和";
- * every other ruleset and ending as tg_result_in_stones. */
+ * ruleset (002 §5.5 example 4) a count is stated against the threshold,
+ * "White wins by 0.5 stone" / "白0.5子胜" (the margin beyond the threshold,
+ * in stones of count difference: tg_threshold_result_text), a draw as
+ * "Draw" / "和"; every other ruleset and ending as tg_result_in_stones. */
 void tg_result_stated(const tg_rules *rules, const tg_result *r, bool chinese, char *buf, size_t len);
 
 typedef struct tg_move {
@@ -86,7 +100,9 @@ tg_status tg_game_check(const tg_game *g, tg_color color, tg_point point, unsign
  * game (the result then waits for tg_game_set_score); a third occurrence of
  * a situation under simple ko ends it per the cycle option. */
 tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flags);
-/* Undo the last move (or the end state a resignation/time-out set). */
+/* Undo the last move (or the end state a resignation/time-out set).  Under
+ * opening=free never one of the opening's stones (002 §2.4: the predictions
+ * stand on them): TG_ERR_NOT_ALLOWED, as with nothing to undo. */
 tg_status tg_game_undo(tg_game *g);
 /* A move as text: a vertex ("D4", "pass") or, where own_ok, "VERTEX own"
  * for the capture choice (*flags TG_PLAY_CAPTURE_OWN; else 0); blanks

@@ -68,6 +68,14 @@ typedef struct tg_rules {
                                      threshold wins for the colour the threshold favours
                                      (002 §5.3.2, where a decision is required) rather
                                      than drawing */
+    /* The free opening's sealed predictions once revealed (002 §5.3;
+     * tg_rules_reveal in free_opening.h): the threshold is their mean, and
+     * a count is stated against it exactly (tg_result_of_count, in quarter
+     * points where it is a quarter), while komi2 holds the komi that
+     * decides every count alike, for the engine and SGF KM.  A komi set
+     * afterwards (komi=K, GTP komi) replaces the threshold. */
+    bool revealed;
+    int prediction_first2, prediction_second2; /* half stones for White */
 } tg_rules;
 
 /* The presets: chinese (default), japanese, korean, aga, new-zealand,

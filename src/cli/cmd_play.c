@@ -16,7 +16,12 @@
  * running while no line comes, and so that Ctrl-C ends the wait.  An
  * illegal move typed at the terminal is refused (the usual online
  * behaviour, R6) whatever the ruleset's policy, so a slip of the keyboard
- * never costs a warning.
+ * never costs a warning; but under repetition=lose (the free-opening
+ * ruleset, 002 §5.4) a move that repeats a situation is played and loses,
+ * as in `tengen match` and the server.  Under the free opening the game
+ * clocks start at the reveal of the predictions (the opening's stones and
+ * the predictions have the prediction time alone), and undo never takes
+ * back an opening stone (§2.4).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -69,7 +74,9 @@ static const char play_epilogue[] =
     "During the game type a vertex (D4, q16), or: pass, undo, resign, score, help, quit;\n"
     "under capture=choose (the free-opening ruleset) 'D4 own' takes the capture choice.\n"
     "After two passes tengen proposes the dead stones: accept them, or mark chains dead\n"
-    "or alive by a vertex and type done; if you disagree, play resumes (C9).\n";
+    "or alive by a vertex and type done; if you disagree, play resumes, with whoever\n"
+    "claims a disputed stone dead (C9), or in turn order under dispute=turn (the\n"
+    "free-opening ruleset, 002 §6.3).\n";
 
 /* 0, CLI_HELP or CLI_USAGE_ERROR (cli_options.h). */
 static int parse_play_options(int argc, char **argv, play_options *o)
@@ -198,10 +205,11 @@ static void show_position(const play_session *s)
     print_clocks(s);
 }
 
-/* Remember the mover's clock after the last move, for SGF BL/WL/OB/OW. */
+/* Remember the mover's clock after the last move, for SGF BL/WL/OB/OW:
+ * none for the free opening's stones, made before the game clocks start. */
 static void record_clock(play_session *s, tg_color mover, int64_t now)
 {
-    if (s->timed)
+    if (s->timed && s->ctl.clock_started)
         tg_sgf_record_clock(&s->clocks, &s->clock_cap, tg_game_move_count(s->g) - 1, &s->ctl.clock, mover,
                             now);
 }
@@ -217,6 +225,20 @@ static void report_clock_action(tg_color color, tg_control_action action)
                color_name(color), color_name(color));
 }
 
+/* A move that lost the game (R6's lose policy, a second warning, or a
+ * repetition under repetition=lose, 002 §5.4). */
+static void report_forfeit(const play_session *s, tg_color color, tg_point p, const tg_control_outcome *out)
+{
+    char v[8];
+    tg_point_to_vertex(tg_game_board(s->g), p, v);
+    bool repetition = out->illegal == TG_ERR_KO || out->illegal == TG_ERR_SUPERKO;
+    printf("%s %s: %s. %s: %s loses.\n", color_name(color), v, tg_status_text(out->illegal),
+           out->warning                                           ? "A second warning"
+           : repetition && tg_game_rules(s->g)->repetition_loses ? "A repetition loses at once (002 §5.4)"
+                                                                  : "Under these rules an illegal move loses",
+           color_name(color));
+}
+
 /* Play through game control at the current time; true when the move stood. */
 static bool control_move(play_session *s, tg_color color, tg_point p, unsigned flags)
 {
@@ -228,6 +250,8 @@ static bool control_move(play_session *s, tg_color color, tg_point p, unsigned f
     if (tg_game_move_count(s->g) > before)
         record_clock(s, color, now);
     report_clock_action(color, out.action);
+    if (out.action == TG_ACTION_FORFEIT)
+        report_forfeit(s, color, p, &out);
     return out.action == TG_ACTION_PLAYED;
 }
 
@@ -554,6 +578,36 @@ static input_kind read_line(play_session *s, char *line, size_t len)
 
 /* ---- the person ---------------------------------------------------------- */
 
+/* The moves an undo takes back: to before the person's last move, so one
+ * (theirs) or two (theirs and tengen's answer); 0 when they have none
+ * since the free opening, whose stones are never taken back (002 §2.4). */
+static int undo_count(const tg_game *g, tg_color person)
+{
+    int total = tg_game_move_count(g), floor = tg_game_rules(g)->free_opening;
+    for (int back = 1; back <= 2 && back <= total - floor; back++)
+        if (tg_game_move(g, total - back)->color == person)
+            return back;
+    return 0;
+}
+
+static void undo_for_person(play_session *s)
+{
+    if (s->timed) {
+        printf("Undo is not available in a timed game.\n");
+        return;
+    }
+    int n = undo_count(s->g, s->o->human);
+    if (n == 0) {
+        printf(tg_game_rules(s->g)->free_opening ? "Nothing to undo: the opening's stones are never taken "
+                                                   "back (002 §2.4).\n"
+                                                 : "Nothing to undo.\n");
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        if (tg_game_undo(s->g) != TG_OK)
+            break;
+}
+
 /* One line of the person's input. */
 static void handle_input(play_session *s, const char *line, bool *quit)
 {
@@ -570,27 +624,18 @@ static void handle_input(play_session *s, const char *line, bool *quit)
     } else if (!strcasecmp(line, "score")) {
         announce_score(g, false);
     } else if (!strcasecmp(line, "undo")) {
-        if (s->timed) {
-            printf("Undo is not available in a timed game.\n");
-            return;
-        }
-        /* take back the engine's answer and the person's move */
-        int n = tg_game_to_move(g) == o->human ? 2 : 1;
-        for (int i = 0; i < n; i++)
-            if (tg_game_undo(g) != TG_OK) {
-                printf("Nothing to undo.\n");
-                break;
-            }
+        undo_for_person(s);
     } else if (tg_move_parse(tg_game_board(g), line, tg_game_rules(g)->capture_choice, &p, &flags) != TG_OK) {
         printf("'%s' is not a vertex of this board or a command (type help).\n", line);
     } else {
         tg_status st = tg_game_check(g, o->human, p, flags);
-        if (st != TG_OK)
+        bool repetition = st == TG_ERR_KO || st == TG_ERR_SUPERKO;
+        if (st != TG_OK && !(repetition && tg_game_rules(g)->repetition_loses))
             printf("Illegal move: %s.\n", (flags & TG_PLAY_CAPTURE_OWN) && st == TG_ERR_NOT_ALLOWED
                                                ? "the capture choice needs a move that leaves both sides' "
                                                  "chains without liberties"
                                                : tg_status_text(st));
-        else
+        else /* legal, or a repetition that loses (game control rules on it) */
             control_move(s, o->human, p, flags);
     }
 }
@@ -727,7 +772,8 @@ int cmd_play(int argc, char **argv)
     announce_start(&o);
     if (s->timed) {
         tg_control_set_clock(&s->ctl, &o.time, 0);
-        tg_control_start_clock(&s->ctl, tg_clock_now_ms());
+        if (!o.rules.free_opening) /* else at the reveal (002 §5.3.3) */
+            tg_control_start_clock(&s->ctl, tg_clock_now_ms());
     }
     struct sigaction old_sigint;
     catch_interrupt(s->search, &old_sigint);
@@ -739,6 +785,8 @@ int cmd_play(int argc, char **argv)
         if (play_free_opening(&s->ctl, first, limit, &io, &s->fo)) {
             s->has_predictions = true;
             o.human = s->fo.person;
+            if (s->timed) /* the game clocks start at the reveal: the opening had the prediction time */
+                tg_control_start_clock(&s->ctl, tg_clock_now_ms());
         } else {
             if (tg_game_over(g)) /* lost on time: the seat the person had */
                 o.human = s->fo.person;
@@ -754,7 +802,8 @@ int cmd_play(int argc, char **argv)
                 break;
             }
         }
-        /* two passes: the dead stones are agreed, or play resumes (C9) */
+        /* two passes: the dead stones are agreed, or play resumes (C9; in
+         * turn order under dispute=turn, 002 §6.3) */
         if (quit || interrupted || input_ended || s->search_failed ||
             tg_control_phase_of(&s->ctl) != TG_PHASE_AGREEMENT)
             break;

@@ -12,6 +12,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "tengen/free_opening.h"
 #include "tengen/score.h"
 #include "tengen/sgf.h"
 
@@ -106,6 +107,8 @@ static tg_game *load(const char *path, const char *rules, bool *marked, uint8_t 
         return NULL;
     }
     cli_print_sgf_notes(path, &info->notes);
+    if (info->has_predictions && !(rules && strstr(rules, "komi="))) /* the threshold, exactly */
+        tg_game_reveal(g, info->prediction_first2, info->prediction_second2);
     *marked = info->has_dead;
     memcpy(dead, info->dead, sizeof info->dead);
     free(info);
@@ -165,6 +168,14 @@ static void print_table(const tg_game *g, const uint8_t *dead, dead_mode from, c
     printf("%-12s %7s %7s   (%s counting)\n", "total", black, white,
            r->scoring == TG_SCORING_AREA ? "area" : "territory");
     printf("komi         %s, handicap compensation %d to White\n", komi, s->handicap_points);
+    if (r->revealed) {
+        char threshold[16];
+        tg_predictions p;
+        tg_predictions_decide(r->prediction_first2, r->prediction_second2, &p);
+        tg_threshold_format(p.threshold4, threshold, sizeof threshold);
+        printf("threshold    %s, the mean of the predictions (002 §5.3.2): the result is against it\n",
+               threshold);
+    }
     printf("result       %s\n", re);
     if (r->scoring == TG_SCORING_AREA) {
         tg_result_stated(r, &s->result, false, stones, sizeof stones);
@@ -187,12 +198,12 @@ static void print_json(const tg_game *g, const uint8_t *dead, dead_mode from, co
     const tg_board *b = tg_game_board(g);
     const tg_rules *r = tg_game_rules(g);
     char rules[256], komi[16], re[32], stones[128], margin[16];
-    int signed2 = s->result.winner == TG_WHITE ? -s->result.margin2 : s->result.margin2;
+    int signed4 = s->result.winner == TG_WHITE ? -s->result.margin4 : s->result.margin4;
     tg_rules_describe(r, rules, sizeof rules);
     tg_komi_format(s->komi2, komi, sizeof komi);
     tg_result_to_sgf(&s->result, re, sizeof re);
     tg_result_stated(r, &s->result, false, stones, sizeof stones);
-    half_points(signed2, margin, sizeof margin);
+    tg_margin_format(signed4, margin, sizeof margin);
     printf("{\"size\":%d,\"handicap\":%d,\"moves\":%d,\"rules\":\"%s\",\"komi\":%s,", b->size,
            tg_game_handicap(g), tg_game_move_count(g), rules, komi);
     printf("\"dead\":{\"black\":[");

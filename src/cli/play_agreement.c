@@ -1,8 +1,9 @@
 /*
- * play_agreement.c — the dead-stone agreement of `tengen play` (C9): after
- * two passes tengen proposes the dead stones, the person accepts them or
- * marks chains dead or alive and says so, and game control counts the
- * game or, on a dispute, resumes play.  See play_agreement.h.
+ * play_agreement.c — the dead-stone agreement of `tengen play` (C9, or
+ * 002 §6 under the free-opening ruleset): after two passes tengen proposes
+ * the dead stones, the person accepts them or marks chains dead or alive
+ * and says so, and game control counts the game or, on a dispute, resumes
+ * play.  See play_agreement.h.
  */
 #include <stdio.h>
 #include <string.h>
@@ -69,11 +70,15 @@ static bool toggle_chain(const tg_game *g, const char *text, uint8_t *dead)
     return true;
 }
 
-static void explain_commands(void)
+/* What a disagreement does under the rules: C9's claimer of "dead" moves
+ * first, or 002 §6.3's turn order (dispute=turn). */
+static void explain_commands(const tg_rules *rules)
 {
     printf("Type a vertex to mark its chain dead (or alive again), then done; accept takes\n"
            "tengen's dead stones as they are; resign.  If you and tengen disagree, play\n"
-           "resumes and whoever claims a disputed stone dead moves first.\n");
+           "%s\n",
+           rules->dispute_in_turn ? "resumes in turn order (002 §6.3)."
+                                  : "resumes and whoever claims a disputed stone dead moves first (C9).");
 }
 
 tg_control_phase play_agree_dead_stones(tg_control *ctl, tg_color human, int64_t now_ms,
@@ -86,9 +91,11 @@ tg_control_phase play_agree_dead_stones(tg_control *ctl, tg_color human, int64_t
     if (tg_control_state_dead(ctl, tg_opponent(human), proposed, now_ms, &phase) != TG_OK)
         return phase;
     memcpy(marked, proposed, sizeof marked);
-    printf("Both sides passed: the dead stones are agreed before the count (C9).\n");
+    const tg_rules *rules = tg_game_rules(g);
+    printf("Both sides passed: the dead stones are agreed before the count (%s).\n",
+           rules->dispute_in_turn ? "002 §6" : "C9");
     show_statement(g, "tengen's", proposed);
-    explain_commands();
+    explain_commands(rules);
     char line[256];
     for (;;) {
         printf("dead stones > ");
@@ -99,7 +106,7 @@ tg_control_phase play_agree_dead_stones(tg_control *ctl, tg_color human, int64_t
             return phase;
         }
         if (!strcasecmp(line, "help") || !strcmp(line, "?")) {
-            explain_commands();
+            explain_commands(rules);
         } else if (!strcasecmp(line, "resign")) {
             tg_control_resign(ctl, human);
             return tg_control_phase_of(ctl);
@@ -107,8 +114,8 @@ tg_control_phase play_agree_dead_stones(tg_control *ctl, tg_color human, int64_t
             tg_control_state_dead(ctl, human, !strcasecmp(line, "accept") ? proposed : marked, now_ms,
                                   &phase);
             if (phase == TG_PHASE_PLAY)
-                printf("You and tengen disagree about the dead stones: play resumes, %s to move.\n",
-                       color_name(tg_game_to_move(g)));
+                printf("You and tengen disagree about the dead stones: play resumes%s, %s to move.\n",
+                       rules->dispute_in_turn ? " in turn order" : "", color_name(tg_game_to_move(g)));
             return phase;
         } else if (line[0] && toggle_chain(g, line, marked)) {
             show_statement(g, "Your", marked);

@@ -105,7 +105,7 @@ bool play_free_opening(tg_control *ctl, bool person_first, int64_t prediction_ms
            "(%s wins by ending more than that ahead; White moves first).\n",
            a, b, colour(out->person), t, out->decision.threshold4 >= 0 ? "White" : "Black");
     tg_rules rules = *tg_game_rules(ctl->game);
-    rules.komi2 = tg_threshold_komi2_decisive(out->decision.threshold4, rules.decisive);
+    tg_rules_reveal(&rules, out->decision.first2, out->decision.second2);
     tg_game_set_rules(ctl->game, &rules);
     return true;
 }

@@ -207,10 +207,7 @@ static void count_agreed(tg_control *ctl)
     tg_score_game(ctl->game, ctl->dead[TG_BLACK], s);
     s->black2 -= 4 * ctl->warnings[TG_BLACK];
     s->white2 -= 4 * ctl->warnings[TG_WHITE];
-    int margin2 = s->black2 - s->white2 - s->komi2 - 2 * s->handicap_points;
-    s->result = (tg_result){TG_RESULT_SCORE, margin2 > 0 ? TG_BLACK : margin2 < 0 ? TG_WHITE
-                                                                                 : TG_EMPTY,
-                            margin2 < 0 ? -margin2 : margin2};
+    s->result = tg_result_of_count(tg_game_rules(ctl->game), s->black2 - s->white2 - 2 * s->handicap_points);
     tg_game_set_result(ctl->game, &s->result);
 }
 

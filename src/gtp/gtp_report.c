@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gtp/gtp_internal.h"
+#include "tengen/free_opening.h"
 #include "tengen/score.h"
 #include "tengen/sgf.h"
 
@@ -200,6 +201,8 @@ int gtp_cmd_loadsgf(tg_gtp *e, int argc, char **argv)
     tg_status st = info ? tg_sgf_load_game(data, len, argc == 2 ? (int)move_number - 1 : -1, &g, info, &err)
                         : TG_ERR_NO_MEMORY;
     free(data);
+    if (st == TG_OK && g && info->has_predictions) /* a free opening's threshold, exactly */
+        tg_game_reveal(g, info->prediction_first2, info->prediction_second2);
     if (st == TG_OK && g && e->warn) {
         int kept = info->notes.count < TG_SGF_MAX_NOTES ? info->notes.count : TG_SGF_MAX_NOTES;
         for (int i = 0; i < kept; i++) {
@@ -221,10 +224,24 @@ int gtp_cmd_loadsgf(tg_gtp *e, int argc, char **argv)
     return 0;
 }
 
-/* printsgf [FILE]: the game as SGF, in the answer or written to FILE. */
+/* printsgf [FILE]: the game as SGF, in the answer or written to FILE;
+ * under a free opening whose predictions are revealed (tengen-predictions,
+ * or loadsgf), with PF, PS and FC as every other front end writes them. */
 int gtp_cmd_printsgf(tg_gtp *e, int argc, char **argv)
 {
-    char *sgf = tg_sgf_save_game(e->game, NULL);
+    tg_sgf_info info;
+    memset(&info, 0, sizeof info);
+    info.main_time = -1;
+    const tg_rules *rules = tg_game_rules(e->game);
+    if (rules->revealed) {
+        tg_predictions p;
+        tg_predictions_decide(rules->prediction_first2, rules->prediction_second2, &p);
+        info.has_predictions = true;
+        info.prediction_first2 = p.first2;
+        info.prediction_second2 = p.second2;
+        info.first_player = p.first_takes_white ? TG_WHITE : TG_BLACK;
+    }
+    char *sgf = tg_sgf_save_game(e->game, &info);
     if (!sgf)
         return gtp_fail(e, "out of memory");
     int status = 0;

@@ -66,17 +66,19 @@ int gtp_cmd_komi(tg_gtp *e, int argc, char **argv)
         return gtp_fail(e, is_number(argv[0]) ? "unacceptable komi" : "syntax error");
     tg_rules rules = *tg_game_rules(e->game);
     rules.komi2 = komi2;
+    rules.revealed = false; /* a komi given replaces the predictions' threshold */
     tg_game_set_rules(e->game, &rules);
     return 0;
 }
 
 /* tengen-predictions FIRST SECOND: the sealed predictions of the
  * free-opening ruleset revealed (002 §5.3): answers the threshold and the
- * colour the first player takes ("W+6.5 white"), and sets the komi so that
- * the count is against the threshold (final_score's W+0.5 is "White wins
- * by 0.5 stone").  A threshold in quarters (halves predicted) decides as
- * the half point between its two integers, as margins on the board are
- * whole stones. */
+ * colour the first player takes ("W+6.5 white"); the count is then against
+ * the threshold exactly (final_score's W+0.5 is "White wins by 0.5 stone",
+ * W+0.25 against a threshold of a quarter, W+0 a count equal to it under
+ * decide=yes), the komi is the one that decides alike (a quarter as the
+ * half point between its two integers, as differences on the board are
+ * whole stones), and printsgf writes both predictions (PF, PS, FC). */
 int gtp_cmd_tengen_predictions(tg_gtp *e, int argc, char **argv)
 {
     (void)argc;
@@ -86,7 +88,7 @@ int gtp_cmd_tengen_predictions(tg_gtp *e, int argc, char **argv)
     tg_predictions p;
     tg_predictions_decide(first2, second2, &p);
     tg_rules rules = *tg_game_rules(e->game);
-    rules.komi2 = tg_threshold_komi2_decisive(p.threshold4, rules.decisive);
+    tg_rules_reveal(&rules, first2, second2); /* under any rules: the controller asked */
     tg_game_set_rules(e->game, &rules);
     char threshold[32];
     tg_threshold_format(p.threshold4, threshold, sizeof threshold);

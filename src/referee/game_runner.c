@@ -65,11 +65,9 @@ static void adjudicate(game_runner *r, const uint8_t *dead, const char *how)
     note_counted(r, dead);
     tg_score score;
     tg_score_game(r->game, dead, &score);
-    tg_result res = score.result;
-    int black_margin2 = res.winner == TG_BLACK ? res.margin2 : res.winner == TG_WHITE ? -res.margin2 : 0;
-    black_margin2 += 4 * (r->control.warnings[TG_WHITE] - r->control.warnings[TG_BLACK]);
-    res.winner = black_margin2 > 0 ? TG_BLACK : black_margin2 < 0 ? TG_WHITE : TG_EMPTY;
-    res.margin2 = abs(black_margin2);
+    int penalty2 = 4 * (r->control.warnings[TG_WHITE] - r->control.warnings[TG_BLACK]);
+    tg_result res = tg_result_of_count(tg_game_rules(r->game),
+                                       score.black2 - score.white2 - 2 * score.handicap_points + penalty2);
     tg_game_set_result(r->game, &res);
     r->out->reason = TG_END_MOVE_CAP;
     snprintf(r->out->detail, sizeof r->out->detail, "%s", how);

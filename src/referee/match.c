@@ -160,17 +160,32 @@ static void start_failure(tg_referee_outcome *o, tg_color loser, const char *err
     snprintf(o->detail, sizeof o->detail, "%s", err);
 }
 
+/* The engines at the colours the other: *b and *w, and the schedule's. */
+static void swap_colours(engine_slot **b, engine_slot **w, tg_scheduled_game *g)
+{
+    engine_slot *t = *b;
+    *b = *w;
+    *w = t;
+    int i = g->black;
+    g->black = g->white;
+    g->white = i;
+}
+
 /* The free-opening ruleset: the scheduled Black is the first player; the
  * opening and the predictions decide who plays White and the komi.  *g is
  * updated to the colours the predictions gave; false when an engine failed
- * in the opening (*o then holds its forfeit, against the colour it had). */
+ * in the opening (*o then holds its loss, on time or by forfeit, against
+ * its seat: until the reveal the first player sits at White, the colour
+ * equal predictions give it, and the second at Black, as `tengen play` and
+ * the server record it). */
 static bool free_opening(match_state *m, tg_referee_config *cfg, engine_slot **b, engine_slot **w,
                          tg_scheduled_game *g, tg_move *stones, tg_free_opening_outcome *fo,
                          tg_referee_outcome *o)
 {
     if (tg_referee_free_opening(cfg, (*b)->engine, (*w)->engine, fo) != TG_OK || fo->failed) {
         memset(o, 0, sizeof *o);
-        tg_color loser = fo->failed && fo->culprit == 1 ? TG_WHITE : TG_BLACK;
+        swap_colours(b, w, g); /* the first player (scheduled Black) to White */
+        tg_color loser = fo->failed && fo->culprit == 1 ? TG_BLACK : TG_WHITE;
         o->result = (tg_result){.kind = fo->failed && fo->reason == TG_END_TIME ? TG_RESULT_TIME : TG_RESULT_FORFEIT,
                                 .winner = tg_opponent(loser)};
         tg_result_to_sgf(&o->result, o->result_text, sizeof o->result_text);
@@ -183,19 +198,13 @@ static bool free_opening(match_state *m, tg_referee_config *cfg, engine_slot **b
     memcpy(stones, fo->stones, sizeof fo->stones);
     cfg->opening = stones;
     cfg->opening_len = 4;
-    cfg->rules.komi2 = tg_threshold_komi2_decisive(fo->decision.threshold4, cfg->rules.decisive);
+    tg_rules_reveal(&cfg->rules, fo->first2, fo->second2);
     cfg->has_predictions = true;
     cfg->prediction_first2 = fo->first2;
     cfg->prediction_second2 = fo->second2;
     cfg->first_player = fo->decision.first_takes_white ? TG_WHITE : TG_BLACK;
-    if (fo->decision.first_takes_white) { /* the first player (scheduled Black) takes White */
-        engine_slot *t = *b;
-        *b = *w;
-        *w = t;
-        int i = g->black;
-        g->black = g->white;
-        g->white = i;
-    }
+    if (fo->decision.first_takes_white) /* the first player (scheduled Black) takes White */
+        swap_colours(b, w, g);
     cfg->black_name = m->cfg->engines[g->black].name;
     cfg->white_name = m->cfg->engines[g->white].name;
     return true;
@@ -243,7 +252,9 @@ static bool play_one(match_state *m, engine_slot *slots, const tg_scheduled_game
     }
     tg_game_record rec;
     fill_record(m, g, &outcome, &rec);
-    if (free_rules) {
+    if (free_rules && fo.failed) { /* lost before the reveal: the first player at White's seat */
+        rec.first_colour = TG_WHITE;
+    } else if (free_rules) {
         rec.first_colour = fo.decision.first_takes_white ? TG_WHITE : TG_BLACK;
         tg_prediction_format(fo.first2, rec.prediction_first, sizeof rec.prediction_first);
         tg_prediction_format(fo.second2, rec.prediction_second, sizeof rec.prediction_second);

@@ -95,20 +95,55 @@ tg_color tg_threshold_verdict(int threshold4, int white_margin2, bool decisive, 
     return threshold4 >= 0 ? TG_WHITE : TG_BLACK;
 }
 
+/* by4 quarter stones as 002 writes a margin: halves as "6.5" (its example
+ * 4), quarters as fractions ("6¼", "6又1/4"). */
+static void margin_text(int by4, bool chinese, char *buf, size_t len)
+{
+    static const char *const glyph[] = {"", "\u00bc", "", "\u00be"}; /* ¼ ¾ */
+    static const char *const fraction[] = {"", "1/4", "", "3/4"};
+    int whole = by4 / 4, quarter = by4 % 4;
+    if (quarter == 0)
+        snprintf(buf, len, "%d", whole);
+    else if (quarter == 2)
+        snprintf(buf, len, "%d.5", whole);
+    else if (!whole)
+        snprintf(buf, len, "%s", chinese ? fraction[quarter] : glyph[quarter]);
+    else
+        snprintf(buf, len, chinese ? "%d又%s" : "%d%s", whole, chinese ? fraction[quarter] : glyph[quarter]);
+}
+
 void tg_threshold_result_text(tg_color winner, int by4, bool chinese, char *buf, size_t len)
 {
     if (winner == TG_EMPTY) {
         snprintf(buf, len, "%s", chinese ? "和" : "Draw");
         return;
     }
-    char amount[32];
-    format_units(by4, 4, amount, sizeof amount); /* "W+0.5": the number after the sign */
-    const char *n = amount[0] == '0' ? "0" : amount + 2;
+    char n[32];
+    margin_text(by4, chinese, n, sizeof n);
     if (chinese)
         snprintf(buf, len, "%s%s子胜", winner == TG_WHITE ? "白" : "黑", n);
     else
         snprintf(buf, len, "%s wins by %s stone%s", winner == TG_WHITE ? "White" : "Black", n,
-                 by4 == 4 || by4 < 4 ? "" : "s");
+                 by4 == 0 || by4 > 4 ? "s" : "");
+}
+
+void tg_rules_reveal(tg_rules *r, int first2, int second2)
+{
+    r->revealed = true;
+    r->prediction_first2 = first2;
+    r->prediction_second2 = second2;
+    tg_predictions p;
+    tg_predictions_decide(first2, second2, &p);
+    r->komi2 = tg_threshold_komi2_decisive(p.threshold4, r->decisive);
+}
+
+void tg_game_reveal(tg_game *g, int first2, int second2)
+{
+    tg_rules rules = *tg_game_rules(g);
+    if (!rules.free_opening)
+        return;
+    tg_rules_reveal(&rules, first2, second2);
+    tg_game_set_rules(g, &rules);
 }
 
 int tg_threshold_komi2(int threshold4)
@@ -130,9 +165,12 @@ tg_status tg_prediction_from_engine(const char *answer, int *white_margin2)
     if (tg_prediction_parse(answer, white_margin2) == TG_OK)
         return TG_OK;
     tg_result r;
-    if (tg_result_from_sgf(answer, &r) != TG_OK || r.kind != TG_RESULT_SCORE || r.margin2 > 2000)
+    /* a prediction is in halves: a quarter (no count at komi 0 has one) is not one */
+    if (tg_result_from_sgf(answer, &r) != TG_OK || r.kind != TG_RESULT_SCORE || r.margin4 > 4000 ||
+        r.margin4 % 2)
         return TG_ERR_PARSE;
-    *white_margin2 = r.winner == TG_WHITE ? r.margin2 : r.winner == TG_BLACK ? -r.margin2 : 0;
+    int margin2 = r.margin4 / 2;
+    *white_margin2 = r.winner == TG_WHITE ? margin2 : r.winner == TG_BLACK ? -margin2 : 0;
     return TG_OK;
 }
 

@@ -371,7 +371,7 @@ static void end_game(tg_game *g, tg_result_kind kind, tg_color winner)
     g->over = true;
     g->result.kind = kind;
     g->result.winner = winner;
-    g->result.margin2 = 0;
+    g->result.margin4 = 0;
 }
 
 tg_status tg_game_play(tg_game *g, tg_color color, tg_point point, unsigned flags)
@@ -448,6 +448,10 @@ tg_status tg_game_undo(tg_game *g)
         return TG_OK;
     }
     if (g->nplies == g->base_ply || g->log.count == 0)
+        return TG_ERR_NOT_ALLOWED;
+    /* 002 §2.4: a stone once placed never moves; the free opening's stones,
+     * which the predictions stand on, are never taken back */
+    if (g->nplies <= g->rules.free_opening)
         return TG_ERR_NOT_ALLOWED;
     const ply *pl = &g->plies[--g->nplies];
     if (g->nplies < g->cycle_plies)

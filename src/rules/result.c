@@ -1,9 +1,12 @@
 /*
- * result.c — how a result is written: SGF RE syntax ("B+3.5", "W+R",
- * "B+T", "0", "Void") and, under area counting, in stones as the Chinese
- * rules state it (1 stone = 2 points): "Black wins by ¾ stone",
- * "黑胜3/4子".
+ * result.c — how a result is reached from a count and written: against
+ * the komi, or a free opening's threshold exactly (tg_result_of_count);
+ * SGF RE syntax ("B+3.5", "B+0.25", "W+R", "B+T", "0", "Void") and, under
+ * area counting, in stones as the Chinese rules state it (1 stone = 2
+ * points): "Black wins by ¾ stone", "黑胜3/4子", or 002 against its
+ * threshold.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,30 @@
 #include "tengen/game.h"
 
 static char color_letter(tg_color c) { return c == TG_BLACK ? 'B' : 'W'; }
+
+void tg_margin_format(int quarter_points, char *buf, size_t len)
+{
+    static const char *const fraction[] = {"", ".25", ".5", ".75"};
+    int a = quarter_points < 0 ? -quarter_points : quarter_points;
+    snprintf(buf, len, "%s%d%s", quarter_points < 0 ? "-" : "", a / 4, fraction[a % 4]);
+}
+
+/* A margin of SGF RE: a non-negative whole number of quarter points, at
+ * most 1,000 stones' worth ("7", "6.5", "0.25", "12.750"). */
+static tg_status parse_quarters(const char *text, int *quarter_points)
+{
+    char *end;
+    if (!isdigit((unsigned char)text[0]))
+        return TG_ERR_PARSE;
+    double v = strtod(text, &end);
+    if (*end || !(v >= 0 && v <= 4000))
+        return TG_ERR_PARSE;
+    double quarters = v * 4;
+    if (quarters != (double)(long)quarters)
+        return TG_ERR_PARSE;
+    *quarter_points = (int)quarters;
+    return TG_OK;
+}
 
 void tg_result_to_sgf(const tg_result *r, char *buf, size_t len)
 {
@@ -29,7 +56,7 @@ void tg_result_to_sgf(const tg_result *r, char *buf, size_t len)
             snprintf(buf, len, "0");
             return;
         }
-        tg_komi_format(r->margin2, margin, sizeof margin);
+        tg_margin_format(r->margin4, margin, sizeof margin);
         snprintf(buf, len, "%c+%s", color_letter(r->winner), margin);
         return;
     case TG_RESULT_RESIGN:
@@ -75,11 +102,11 @@ tg_status tg_result_from_sgf(const char *text, tg_result *r)
     } else if (!strcasecmp(rest, "F") || !strcasecmp(rest, "Forfeit")) {
         r->kind = TG_RESULT_FORFEIT;
     } else {
-        int margin2;
-        if (tg_komi_parse(rest, &margin2) != TG_OK || margin2 < 0)
+        int margin4;
+        if (parse_quarters(rest, &margin4) != TG_OK)
             return TG_ERR_PARSE;
         r->kind = TG_RESULT_SCORE;
-        r->margin2 = margin2;
+        r->margin4 = margin4;
     }
     return TG_OK;
 }
@@ -125,7 +152,7 @@ void tg_result_in_stones(const tg_result *r, bool chinese, char *buf, size_t len
             snprintf(buf, len, chinese ? "和棋" : "Draw");
             return;
         }
-        stones_text(r->margin2, chinese, amount, sizeof amount);
+        stones_text(r->margin4 / 2, chinese, amount, sizeof amount); /* halves: a komi's count */
         if (chinese)
             snprintf(buf, len, "%s胜%s子", who_zh, amount);
         else
@@ -146,10 +173,26 @@ void tg_result_in_stones(const tg_result *r, bool chinese, char *buf, size_t len
 void tg_result_stated(const tg_rules *rules, const tg_result *r, bool chinese, char *buf, size_t len)
 {
     if (rules->free_opening && r->kind == TG_RESULT_SCORE)
-        /* the komi is the threshold with its sign turned, so the margin in
-         * half points is the half stones beyond it */
+        /* the margin in quarter points is the quarter stones of count
+         * difference beyond the threshold */
         tg_threshold_result_text(r->winner == TG_BLACK || r->winner == TG_WHITE ? r->winner : TG_EMPTY,
-                                 2 * r->margin2, chinese, buf, len);
+                                 r->margin4, chinese, buf, len);
     else
         tg_result_in_stones(r, chinese, buf, len);
+}
+
+tg_result tg_result_of_count(const tg_rules *rules, int lead2)
+{
+    tg_result res = {TG_RESULT_SCORE, TG_EMPTY, 0};
+    if (rules->revealed) {
+        tg_predictions p;
+        tg_predictions_decide(rules->prediction_first2, rules->prediction_second2, &p);
+        /* White's lead in half points is the count difference in half stones */
+        res.winner = tg_threshold_verdict(p.threshold4, -lead2, rules->decisive, &res.margin4);
+        return res;
+    }
+    int margin2 = lead2 - rules->komi2;
+    res.winner = margin2 > 0 ? TG_BLACK : margin2 < 0 ? TG_WHITE : TG_EMPTY;
+    res.margin4 = 2 * (margin2 < 0 ? -margin2 : margin2);
+    return res;
 }

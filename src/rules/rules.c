@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tengen/free_opening.h"
 #include "tengen/rules.h"
 
 typedef struct preset {
@@ -21,24 +22,24 @@ typedef struct preset {
  * practice loses the game, online and computer rulesets refuse the move. */
 static const preset presets[] = {
     {"chinese", {TG_KO_POSITIONAL, false, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "chinese", false, 0, false, false, false, false, false}},
+                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "chinese", false, 0, false, false, false, false, false, false, 0, 0}},
     {"japanese", {TG_KO_SIMPLE, false, TG_SCORING_TERRITORY, TG_TAX_SEKI, TG_CYCLE_NO_RESULT,
-                  TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "japanese", false, 0, false, false, false, false, false}},
+                  TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "japanese", false, 0, false, false, false, false, false, false, 0, 0}},
     {"korean", {TG_KO_SIMPLE, false, TG_SCORING_TERRITORY, TG_TAX_SEKI, TG_CYCLE_NO_RESULT,
-                TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "korean", false, 0, false, false, false, false, false}},
+                TG_HCOMP_NONE, TG_ILLEGAL_LOSE, true, 13, "korean", false, 0, false, false, false, false, false, false, 0, 0}},
     {"aga", {TG_KO_SITUATIONAL, false, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-             TG_HCOMP_N_MINUS_1, TG_ILLEGAL_REJECT, true, 15, "aga", false, 0, false, false, false, false, false}},
+             TG_HCOMP_N_MINUS_1, TG_ILLEGAL_REJECT, true, 15, "aga", false, 0, false, false, false, false, false, false, 0, 0}},
     {"new-zealand", {TG_KO_SITUATIONAL, true, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-                     TG_HCOMP_NONE, TG_ILLEGAL_REJECT, true, 14, "new-zealand", false, 0, false, false, false, false, false}},
+                     TG_HCOMP_NONE, TG_ILLEGAL_REJECT, true, 14, "new-zealand", false, 0, false, false, false, false, false, false, 0, 0}},
     {"tromp-taylor", {TG_KO_POSITIONAL, true, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
-                      TG_HCOMP_NONE, TG_ILLEGAL_REJECT, false, 15, "tromp-taylor", false, 0, false, false, false, false, false}},
+                      TG_HCOMP_NONE, TG_ILLEGAL_REJECT, false, 15, "tromp-taylor", false, 0, false, false, false, false, false, false, 0, 0}},
     {"ancient", {TG_KO_POSITIONAL, false, TG_SCORING_AREA, TG_TAX_ALL, TG_CYCLE_NO_RESULT,
-                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "ancient", false, 0, false, false, false, false, false}},
+                 TG_HCOMP_N, TG_ILLEGAL_VOID, true, 15, "ancient", false, 0, false, false, false, false, false, false, 0, 0}},
     /* 002 §4-§6: an illegal placement (an occupied point) is simply not a
      * move; a repetition loses */
     {"free-opening", {TG_KO_SITUATIONAL, true, TG_SCORING_AREA, TG_TAX_NONE, TG_CYCLE_NO_RESULT,
                       TG_HCOMP_NONE, TG_ILLEGAL_REJECT, true, 0, "free-opening", true, 4, true, true,
-                      true, true, false}},
+                      true, true, false, false, 0, 0}},
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 
@@ -202,8 +203,10 @@ static tg_status apply_word(tg_rules *r, char *word, char *err, size_t errlen)
     bool ok = true;
     if (!strcasecmp(key, "komi")) {
         ok = tg_komi_parse(val, &v) == TG_OK;
-        if (ok)
+        if (ok) {
             r->komi2 = v;
+            r->revealed = false; /* a komi given replaces the predictions' threshold */
+        }
     } else if (!strcasecmp(key, "ko") && (ok = lookup(ko_values, val, &v))) {
         r->ko = (tg_ko_rule)v;
     } else if (!strcasecmp(key, "suicide") && !strcasecmp(val, "any")) {
@@ -223,6 +226,8 @@ static tg_status apply_word(tg_rules *r, char *word, char *err, size_t errlen)
         r->dispute_in_turn = v;
     } else if (!strcasecmp(key, "decide") && (ok = lookup(decide_values, val, &v))) {
         r->decisive = v;
+        if (r->revealed) /* the komi that decides like the threshold moves with it */
+            tg_rules_reveal(r, r->prediction_first2, r->prediction_second2);
     } else if (!strcasecmp(key, "scoring") && (ok = lookup(scoring_values, val, &v))) {
         r->scoring = (tg_scoring)v;
     } else if (!strcasecmp(key, "tax") && (ok = lookup(tax_values, val, &v))) {

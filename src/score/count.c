@@ -156,17 +156,6 @@ static void count_empty_points(const tg_board *b, const tg_rules *r, const uint8
     }
 }
 
-static tg_result decide(int margin2)
-{
-    tg_result res = {TG_RESULT_SCORE, TG_EMPTY, 0};
-    if (margin2 > 0)
-        res.winner = TG_BLACK;
-    else if (margin2 < 0)
-        res.winner = TG_WHITE;
-    res.margin2 = margin2 < 0 ? -margin2 : margin2;
-    return res;
-}
-
 static void totals(const tg_rules *r, int handicap, tg_score *out)
 {
     int side2[3] = {0, 0, 0};
@@ -183,7 +172,7 @@ static void totals(const tg_rules *r, int handicap, tg_score *out)
     out->komi2 = r->komi2;
     out->handicap_points =
         r->scoring == TG_SCORING_AREA ? tg_rules_handicap_points(r, handicap) : 0;
-    out->result = decide(out->black2 - out->white2 - out->komi2 - 2 * out->handicap_points);
+    out->result = tg_result_of_count(r, out->black2 - out->white2 - 2 * out->handicap_points);
 }
 
 void tg_score_board(const tg_board *b, const tg_rules *r, const uint8_t *dead, int handicap,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tengen/free_opening.h"
 #include "tengen/score.h"
 
 /* Half points as a person writes them: "40", "40.5", "-8.5". */
@@ -73,19 +74,31 @@ size_t tg_score_explain(const tg_score *s, const tg_rules *r, char *buf, size_t 
     points_text(s->white2, white, sizeof white);
     points_text(s->komi2, komi, sizeof komi);
     points_text(2 * s->handicap_points, comp, sizeof comp);
-    int difference2 = s->black2 - s->white2 - s->komi2 - 2 * s->handicap_points;
-    points_text(difference2, diff, sizeof diff);
-    put(&t, "Black %s - White %s - komi %s", black, white, komi);
-    if (s->handicap_points)
-        put(&t, " - handicap compensation %s", comp);
-    put(&t, " = %s points for Black\n", diff);
+    if (r->revealed) {
+        /* 002 §5.5: the count difference against the predictions' mean,
+         * exactly, not the komi that stands for it */
+        tg_predictions p;
+        char threshold[16];
+        tg_predictions_decide(r->prediction_first2, r->prediction_second2, &p);
+        tg_threshold_format(p.threshold4, threshold, sizeof threshold);
+        points_text(s->black2 - s->white2 - 2 * s->handicap_points, diff, sizeof diff);
+        put(&t, "Black %s - White %s = %s points for Black, against the threshold %s\n", black, white,
+            diff, threshold);
+    } else {
+        int difference2 = s->black2 - s->white2 - s->komi2 - 2 * s->handicap_points;
+        points_text(difference2, diff, sizeof diff);
+        put(&t, "Black %s - White %s - komi %s", black, white, komi);
+        if (s->handicap_points)
+            put(&t, " - handicap compensation %s", comp);
+        put(&t, " = %s points for Black\n", diff);
+    }
     char re[32], en[96], zh[96];
     tg_result_to_sgf(&s->result, re, sizeof re);
     if (r->scoring == TG_SCORING_AREA) {
         tg_result_stated(r, &s->result, false, en, sizeof en);
         tg_result_stated(r, &s->result, true, zh, sizeof zh);
         put(&t, "Result: %s — %s (%s; %s)", re, en, zh,
-            r->free_opening ? "beyond the threshold the komi holds, in stones of difference"
+            r->free_opening ? "beyond the threshold, in stones of count difference"
                             : "1 stone = 2 points");
     } else {
         put(&t, "Result: %s", re);

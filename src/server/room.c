@@ -351,13 +351,14 @@ static void swap_seats(room *r)
     r->arrived[TG_WHITE] = arrived;
 }
 
-/* Both predictions are in: they decide the colours and the threshold, the
- * komi becomes the threshold with its sign turned, and White moves first. */
+/* Both predictions are in: they decide the colours and the threshold (the
+ * count is against it, the komi the one that decides alike), and White
+ * moves first. */
 static void reveal(room *r, int64_t at)
 {
     tg_predictions_decide(r->prediction2[0], r->prediction2[1], &r->decision);
     tg_rules rules = *tg_game_rules(r->game);
-    rules.komi2 = tg_threshold_komi2_decisive(r->decision.threshold4, rules.decisive);
+    tg_rules_reveal(&rules, r->prediction2[0], r->prediction2[1]);
     tg_game_set_rules(r->game, &rules);
     if (room_seats_swapped(r))
         swap_seats(r);

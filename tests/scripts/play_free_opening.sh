@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# play_free_opening.sh — `tengen play --rules free-opening` (issue 43): the
-# person (first player) and tengen place the four opening stones in turn
-# (a pass refused), the person seals a prediction and tengen reveals its
-# own only after; the colours and the threshold follow, and the record has
-# RU[free-opening], the threshold as KM, PF, PS and FC; a late prediction
-# loses on time; "VERTEX own" asks for the capture choice where the rules
-# have it (refused with the reason where the move leaves no choice) and is
-# no move where they do not.  Needs TENGEN_BIN.
+# play_free_opening.sh — `tengen play --rules free-opening` (issues 43, 49):
+# the person (first player) and tengen place the four opening stones in
+# turn (a pass refused), the person seals a prediction and tengen reveals
+# its own only after; the colours and the threshold follow, and the record
+# has RU[free-opening], the threshold as KM, PF, PS and FC; a late
+# prediction loses on time; "VERTEX own" asks for the capture choice where
+# the rules have it (refused with the reason where the move leaves no
+# choice) and is no move where they do not.  Issue 49, on 2x2 boards whose
+# opening the person steers: a repetition loses (002 §5.4), here a
+# one-stone suicide after a dispute resumed play, and the text after the
+# dispute says play resumes in turn order (§6.3); no undo reaches an
+# opening stone (§2.4); in a timed game the game clocks start at the
+# reveal, and the opening's moves carry no BL/WL.  Needs TENGEN_BIN.
 set -euo pipefail
 : "${TENGEN_BIN:?TENGEN_BIN must name the tengen binary}"
 dir=$(mktemp -d)
@@ -47,4 +52,65 @@ printf 'C3 own\nquit\n' |
     timeout 60 "$TENGEN_BIN" play --size 5 --color black --playouts 20 --sgf "$dir/own.sgf" > "$dir/out.txt" 2>&1 ||
     fail "tengen play failed"
 grep -q "'C3 own' is not a vertex of this board or a command" "$dir/out.txt" || fail "'C3 own' was taken under the Chinese rules"
-echo "play_free_opening: opening W B W B placed in turn, predictions sealed and revealed, record complete; a late prediction lost on time; 'C3 own' refused with its reason"
+
+# ---- issue 49, on 2x2: the person is second.  tengen places stone 1 (White)
+# at X; the person's stone 2 (Black) goes next to it and stone 3 (White)
+# diagonally opposite X, taking stone 2; tengen's stone 4 (Black) is then a
+# one-stone suicide on either empty point (P2, Q).  White holds X and its
+# diagonal, two stones with two one-point eyes: position F, White to move.
+play2() { # play2 NAME [options]: the person's lines on standard input
+    local name=$1
+    shift
+    timeout 120 "$TENGEN_BIN" play --rules free-opening --size 2 --first tengen --playouts 50 --seed 3 \
+        --sgf "$dir/$name.sgf" "$@" > "$dir/out.txt" 2>&1 || fail "tengen play failed ($name)"
+}
+: | play2 probe
+x=$(sed -n 's/^tengen places White at \([AB][12]\)$/\1/p' "$dir/out.txt" | head -n 1)
+declare -A diagonal=([A1]=B2 [B2]=A1 [A2]=B1 [B1]=A2)
+[ -n "$x" ] || fail "tengen placed no first stone"
+opposite=${diagonal[$x]}
+for v in A1 A2 B1 B2; do [ "$v" != "$x" ] && [ "$v" != "$opposite" ] && p2=$v && break; done
+
+# 002 §5.4 and §6.3: the person predicts B+100 and takes Black; White
+# (tengen) passes on F, the person passes, and marks White's stone on X dead:
+# a dispute, so play resumes in turn order, White first; White passes again
+# and Black's one-stone suicide on P2 leaves White facing F again, as after
+# stone 4: a repetition, which loses at once rather than being refused
+printf '%s\n' "$p2" "$opposite" B+100 pass "$x" done "$p2" quit | play2 repetition
+grep -q "You predicted B+100, tengen .*: you play Black" "$dir/out.txt" || fail "the person does not play Black"
+grep -q "If you and tengen disagree, play\$" "$dir/out.txt" && grep -q "^resumes in turn order (002 §6.3)\.\$" "$dir/out.txt" ||
+    fail "the dead-stone prompt does not say that play resumes in turn order"
+grep -q "whoever claims a disputed stone dead" "$dir/out.txt" && fail "the prompt speaks of C9's claimer of dead"
+grep -q "play resumes in turn order, White to move" "$dir/out.txt" || fail "play did not resume in turn order"
+grep -q "Black $p2: whole-board repetition (superko)\. A repetition loses at once (002 §5.4): Black loses\." "$dir/out.txt" ||
+    fail "the repetition was not a loss"
+grep -q "Illegal move: whole-board repetition" "$dir/out.txt" && fail "the repetition was refused"
+grep -q "^Result: W+F — White wins by forfeit" "$dir/out.txt" || fail "no forfeit stated"
+grep -q 'RE\[W+F\]' "$dir/repetition.sgf" || fail "the record has no W+F: $(cat "$dir/repetition.sgf")"
+
+# 002 §2.4: the person predicts W+100 and plays White, first after the
+# reveal: an undo then has nothing to take back (the opening's stones stay);
+# after White fills an eye and tengen answers, undo takes back both
+printf '%s\n' W+100 undo "$p2" undo quit | { printf '%s\n' "$p2" "$opposite"; cat; } | play2 undo
+grep -q "you play White" "$dir/out.txt" || fail "the person does not play White"
+grep -q "Nothing to undo: the opening's stones are never taken back (002 §2.4)\." "$dir/out.txt" ||
+    fail "an undo right after the reveal was not refused"
+[ "$(grep -c "Nothing to undo" "$dir/out.txt")" -eq 1 ] || fail "the undo after the person's move was refused"
+moves=$(tr -d '\n' < "$dir/undo.sgf" | grep -o ';[BW]\[' | tr -d ';[' | tr -d '\n')
+[ "$moves" = "WBWB" ] || fail "the record after the undos holds $moves, not the four opening stones: $(cat "$dir/undo.sgf")"
+
+# 002 §5.3.3: timed (absolute:600), the person waits 2 s to predict: that is
+# the prediction clock's, not White's game clock; both game clocks start at
+# the reveal (10:00 each), and the opening's moves carry no BL/WL
+(printf '%s\n' "$p2" "$opposite"; sleep 2; printf '%s\n' W+100 pass quit) |
+    play2 timed --time absolute:600 --time-per-move 0.05
+sed -n '/You predicted/,$p' "$dir/out.txt" | grep -m 1 "^Clock:" | grep -q "^Clock: Black 10:00 | White 10:00\$" ||
+    fail "the game clocks did not start at the reveal: $(sed -n '/You predicted/,$p' "$dir/out.txt" | grep -m 1 '^Clock:')"
+sgf=$(tr -d '\n' < "$dir/timed.sgf")
+opening=$(grep -o ';W\[[ab][ab]\][^;]*;B\[[ab][ab]\][^;]*;W\[[ab][ab]\][^;]*;B\[[ab][ab]\][^;]*' <<< "$sgf")
+[ -n "$opening" ] || fail "no opening in the timed record: $sgf"
+grep -q '[BW]L\[' <<< "$opening" && fail "the opening's moves carry clock times: $opening"
+grep -q ';W\[\]WL\[600\]' <<< "$sgf" || grep -q ';W\[\]WL\[599' <<< "$sgf" ||
+    fail "White's first move after the reveal does not carry its full clock: $sgf"
+
+echo "play_free_opening: opening W B W B placed in turn, predictions sealed and revealed, record complete; a late prediction lost on time; 'C3 own' refused with its reason; a repetition after a dispute lost, play resumed in turn order; no undo of an opening stone; game clocks from the reveal"
