@@ -259,6 +259,9 @@ void game_handle(server *s, client *c, const proto_request *rq)
     if (lv->recovering)
         return send_error(c, rq, "unavailable",
                           "the server is rebuilding this game after a failed write: try again in a moment");
+    if (lv->estimating && (rq->type == P_TOGGLE || rq->type == P_ACCEPT || rq->type == P_CONCEDE))
+        return send_error(c, rq, "unavailable",
+                          "the server is still estimating the dead stones: try again in a moment");
     room_event *ev = malloc(sizeof *ev);
     if (!ev)
         return send_error(c, rq, "internal", "out of memory");

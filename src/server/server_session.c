@@ -44,17 +44,27 @@ static account *account_touch(server *s, int64_t user)
     return a;
 }
 
-/* Accounts gone for an hour, with nothing open, leave memory. */
+/* A challenge restored at start waits this long for its challenger. */
+#define CHALLENGE_GRACE_MS (2 * 60 * 1000)
+
+/* Accounts gone for an hour, with nothing open, leave memory; challenges
+ * kept across a restart whose challenger has not come back are dropped. */
 void accounts_sweep(server *s)
 {
-    int64_t now = server_now_ms(), user, gone[256];
+    int64_t now = server_now_ms(), user, gone[256], stale[256];
     void *v;
-    int n = 0;
-    for (size_t i = 0; n < 256 && imap_next(&s->accounts, &i, &user, &v);) {
+    int n = 0, m = 0;
+    for (size_t i = 0; imap_next(&s->accounts, &i, &user, &v);) {
         account *a = v;
-        if (a->connections == 0 && a->challenges == 0 && now - a->gone_since_ms > 3600 * 1000)
+        if (a->connections == 0 && a->challenges > 0 && now - a->gone_since_ms > CHALLENGE_GRACE_MS &&
+            m < 256)
+            stale[m++] = user;
+        else if (a->connections == 0 && a->challenges == 0 && now - a->gone_since_ms > 3600 * 1000 &&
+                 n < 256)
             gone[n++] = user;
     }
+    for (int i = 0; i < m; i++)
+        lobby_drop_challenges_of(s, stale[i]);
     for (int i = 0; i < n; i++)
         free(imap_del(&s->accounts, gone[i]));
 }
