@@ -46,7 +46,7 @@ static void make_dir(void)
 
 static void db_path(char *out, size_t len, int n) { snprintf(out, len, "%s/t%d.db", dir, n); }
 
-static server *start(const char *db, bool faults)
+static server *start_with(const char *db, bool faults, const char *engine_name)
 {
     server_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -57,12 +57,19 @@ static server *start(const char *db, bool faults)
     cfg.max_connections = 100;
     cfg.quiet = true;
     cfg.fault_injection = faults;
+    if (engine_name) {
+        cfg.extra[0].name = engine_name;
+        cfg.extra[0].command = "/bin/false";
+        cfg.extra_count = 1;
+    }
     char err[256];
     server *s = server_new(&cfg, err, sizeof err);
     if (!s)
         fail_msg("server_new: %s", err);
     return s;
 }
+
+static server *start(const char *db, bool faults) { return start_with(db, faults, NULL); }
 
 static peer connect_peer(const char *addr)
 {
@@ -374,6 +381,58 @@ static void test_names_unique_whatever_their_case(void **state)
     server_free(s);
 }
 
+/* ---- fault 8: engines by name ------------------------------------------------------ */
+
+static void test_engine_stored_by_name_and_adjourned(void **state)
+{
+    (void)state;
+    char db[128];
+    db_path(db, sizeof db, 5);
+    server *s = start_with(db, false, "ghost");
+    peer a = connect_peer("10.0.0.1");
+    json_t *m = NULL;
+    say(s, &a, "{\"type\":\"guest\",\"id\":1}");
+    assert_true(answered_ok(&a, 1, &m));
+    char token[128];
+    snprintf(token, sizeof token, "%s", json_string_value(json_object_get(m, "token")));
+    say(s, &a, "{\"type\":\"engine.play\",\"id\":2,\"engine\":\"ghost\",\"settings\":{\"size\":9,\"color\":\"black\"}}");
+    assert_true(answered_ok(&a, 2, &m));
+    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    /* the game keeps the engine's name and strength, never its command line */
+    store_game sg;
+    assert_int_equal(s->api_db->ops->game_get(s->api_db, g, &sg), 0);
+    assert_non_null(strstr(sg.settings_json, "\"name\":\"ghost\""));
+    assert_null(strstr(sg.settings_json, "/bin/false"));
+    store_game_clear(&sg);
+    drop(&a);
+    server_free(s);
+
+    /* the server comes back without that engine: the game waits, untimed */
+    s = start(db, false);
+    a = connect_peer("10.0.0.1");
+    say(s, &a, "{\"type\":\"hello\",\"id\":3,\"token\":\"%s\"}", token);
+    assert_true(answered_ok(&a, 3, NULL));
+    say(s, &a, "{\"type\":\"game.watch\",\"id\":4,\"game\":%lld}", (long long)g);
+    assert_true(answered_ok(&a, 4, NULL));
+    say(s, &a, "{\"type\":\"game.move\",\"id\":5,\"game\":%lld,\"move\":\"E5\"}", (long long)g);
+    assert_true(answered_ok(&a, 5, NULL));
+    live *lv = live_get(s, g);
+    assert_non_null(lv);
+    assert_int_equal(lv->r->phase, ROOM_PLAY);
+    assert_non_null(strstr(lv->adjourned, "ghost"));
+    json_t *last = NULL, *msg;
+    size_t i;
+    json_array_foreach(a.got, i, msg)
+        if (!strcmp(json_string_value(json_object_get(msg, "type")), "game.state"))
+            last = msg;
+    assert_non_null(last); /* the players are told why the game waits */
+    const char *why = json_string_value(json_object_get(json_object_get(last, "game"), "adjourned"));
+    assert_non_null(why);
+    assert_non_null(strstr(why, "ghost"));
+    drop(&a);
+    server_free(s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -396,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_store_fails_at_each_write),
         cmocka_unit_test(test_wal_checkpointed_after_token_hellos),
         cmocka_unit_test(test_names_unique_whatever_their_case),
+        cmocka_unit_test(test_engine_stored_by_name_and_adjourned),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
