@@ -268,8 +268,10 @@ void client_resume(server *s, client *c)
         handle_message(s, c, m, strlen(m));
         free(m);
     }
-    memmove(c->inbox, c->inbox + done, (size_t)(c->inbox_count - done) * sizeof *c->inbox);
-    c->inbox_count -= done;
+    if (done) {
+        memmove(c->inbox, c->inbox + done, (size_t)(c->inbox_count - done) * sizeof *c->inbox);
+        c->inbox_count -= done;
+    }
 }
 
 static void on_open(void *ctx, net_conn *conn)
