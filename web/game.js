@@ -346,7 +346,9 @@ export class GameView {
     const lines = [el('div', {id: 'status-text'}, text)]
     const lm = g.moves[g.moves.length - 1]
     if (g.phase === 'play' && lm && lm.move === 'pass') lines.push(el('div', {id: 'status-pass'}, t('passed', {colour: colourName(lm.color)})))
-    if (this.resumed) lines.push(el('div', {id: 'status-resumed'}, t('resumed', {colour: colourName(g.to_move)})))
+    // after a dispute: C9's claimer of dead stones moves first, or (002 §6.3) play goes on in turn
+    const inTurn = / dispute=turn\b/.test(g.rules_text || '')
+    if (this.resumed) lines.push(el('div', {id: 'status-resumed'}, t(inTurn ? 'resumed_in_turn' : 'resumed', {colour: colourName(g.to_move)})))
     lines.push(el('div', {class: 'hint'}, you ? t('you_are', {colour: colourName(you)}) : t('spectator')))
     replace(st, lines)
     document.title = `${g.black ? g.black.name : ''} – ${g.white ? g.white.name : ''} · tengen`
@@ -433,7 +435,10 @@ export class GameView {
           const k = g.count[c]
           return el('div', {class: 'count'}, colourName(c), `: ${k.points} ${t('points')} (${t('stones_word')} ${k.stones}, ${t('territory')} ${k.territory}, ${t('prisoners')} ${k.prisoners})`)
         }
-        res.appendChild(el('div', {id: 'count'}, row('black'), row('white'), el('div', {}, `${t('komi')} ${g.count.komi}`)))
+        // a free opening's count is against the predictions' mean, not the komi that stands for it
+        const threshold = g.free_opening && g.free_opening.threshold
+        res.appendChild(el('div', {id: 'count'}, row('black'), row('white'),
+          el('div', {}, threshold ? `${t('threshold')} ${threshold}` : `${t('komi')} ${g.count.komi}`)))
       }
     }
 

@@ -113,7 +113,8 @@ export const STRINGS = {
     loading: 'Loading…',
     call_seconds: '{n} seconds', call_count: '{n}',
     pass_word: 'pass',
-    resumed: 'Play resumed: {colour} (who claimed stones dead) moves first'
+    resumed: 'Play resumed: {colour} (who claimed stones dead) moves first',
+    resumed_in_turn: 'Play resumed in turn order (002 §6.3): {colour} to move'
   },
   zh: {
     title: '天元',
@@ -224,7 +225,8 @@ export const STRINGS = {
     loading: '加载中…',
     call_seconds: '{n}秒', call_count: '{n}',
     pass_word: '停一手',
-    resumed: '对局继续：主张死子的{colour}先走'
+    resumed: '对局继续：主张死子的{colour}先走',
+    resumed_in_turn: '对局继续，落子顺序衔接对局阶段：{colour}走'
   }
 }
 

@@ -4,8 +4,9 @@
 # engines, then the game; the results line records both predictions and
 # the threshold, the SGF RU[free-opening], KM (the threshold with its sign
 # turned), PF, PS and FC.  One engine is GNU Go, which knows no
-# tengen-predict: its prediction comes from its final_score.  Needs
-# TENGEN_BIN; skips GNU Go's half when it is not installed.
+# tengen-predict: its prediction comes from its final_score.  A loss
+# before the reveal is recorded with the first player at White (issue 49).
+# Needs TENGEN_BIN; skips GNU Go's half when it is not installed.
 set -euo pipefail
 : "${TENGEN_BIN:?TENGEN_BIN must name the tengen binary}"
 gnugo=$(command -v gnugo || echo /usr/games/gnugo)
@@ -50,4 +51,16 @@ fake="$TENGEN_SOURCE_DIR/tests/fake_engines/fake_gtp.sh"
     --results "$dir/clock.jsonl" --quiet > "$dir/out.txt" 2>&1 || { cat "$dir/out.txt"; exit 1; }
 grep -q '"reason":"time"' "$dir/clock.jsonl" || fail "no loss on time: $(cat "$dir/clock.jsonl")"
 grep -q '"result":"[BW]+T"' "$dir/clock.jsonl" || fail "not a time result: $(cat "$dir/clock.jsonl")"
-echo "match_free_opening: 2 games, predictions and thresholds recorded, records WBWB and valid; a slow prediction lost on time"
+# issue 49: a loss before the reveal is recorded as `tengen play` and the
+# server record it, with the first player at White (the seat equal
+# predictions give it) and the second at Black: here the first player's
+# engine predicts too late, so White ("slow") loses on time, B+T
+"$TENGEN_BIN" match --engine "slow=sh $fake moves=C3,G7 predict=W+2 predict_slow=3" \
+    --engine "quick=sh $fake moves=E5,D4 predict=W+1" \
+    --rules free-opening --size 9 --games 1 --prediction-time 1 --time absolute:600 \
+    --results "$dir/first.jsonl" --quiet > "$dir/out.txt" 2>&1 || { cat "$dir/out.txt"; exit 1; }
+line=$(cat "$dir/first.jsonl")
+grep -q '"black":"quick","white":"slow","result":"B+T","reason":"time","culprit":"W"' <<< "$line" ||
+    fail "the first player's late prediction is not White's loss on time: $line"
+grep -q '"first_player":"W"' <<< "$line" || fail "the first player is not recorded at White: $line"
+echo "match_free_opening: 2 games, predictions and thresholds recorded, records WBWB and valid; a slow prediction lost on time, the first player's as White's (B+T)"

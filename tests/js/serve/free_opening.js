@@ -12,7 +12,10 @@
 // capture choice (002 §4.3) over the wire, between two people under
 // `chinese capture=choose`: game.move's "own" where there is no choice is
 // refused, where there is one removes the mover's own chains, and the move
-// says so to both players, in the state and in the SGF.
+// says so to both players, in the state and in the SGF.  Issue 49, between
+// two people on 2x2: no undo reaches an opening stone, a repetition is a
+// loss and not a refusal, and a threshold of a quarter gives a margin of a
+// quarter in the result, its texts, the record and the games list.
 // Usage: node free_opening.js TENGEN_BIN
 'use strict'
 
@@ -214,6 +217,84 @@ async function run(db) {
     const sgf = (await get(server, `/api/games/${g2}/sgf`)).body
     assert.ok(sgf.includes(';B[be]CC[own]'), sgf)
     await bo.ok('game.resign', {game: g2})
+  })
+
+  // ---- issue 49: two people on 2x2, every stone chosen.  ana (first, the
+  // White seat) places A2; cy places A1 and B1, which takes A1; ana's stone
+  // 4 on A1 is a one-stone suicide.  White holds A2 and B1 with two eyes
+  // (position F), and cy, rating White higher, takes it: White to move.
+  let cy = null
+  async function openingOnTwo(first2, second2) {
+    const a = await ana.ok('challenge.create', {settings: {size: 2, rules: 'free-opening', color: 'white'}})
+    const game = (await cy.ok('challenge.accept', {challenge: challengeId(a)})).game
+    await ana.ok('game.watch', {game})
+    await cy.ok('game.watch', {game})
+    await ana.ok('game.move', {game, move: 'A2'})
+    await cy.ok('game.move', {game, move: 'A1'})
+    await cy.ok('game.move', {game, move: 'B1'})
+    await ana.ok('game.move', {game, move: 'A1'})
+    await ana.ok('game.predict', {game, prediction: first2})
+    await cy.ok('game.predict', {game, prediction: second2})
+    const g = await stateOf(cy, game, g => g.phase === 'play')
+    assert.strictEqual(g.white.name, 'cy')
+    assert.strictEqual(g.to_move, 'white')
+    assert.strictEqual(g.board, 'O..O', g.board) // row 2: A2 White; row 1: B1 White
+    return game
+  }
+  const refused = async (c, type, fields, code) => {
+    const a = await c.request(type, fields)
+    assert.strictEqual(a.type, 'error', `${type} ${JSON.stringify(fields)}: ${JSON.stringify(a)}`)
+    assert.strictEqual(a.code, code, JSON.stringify(a))
+  }
+
+  await check('no undo reaches an opening stone (002 §2.4); a move after them is taken back', async () => {
+    cy = await open('cy')
+    await cy.ok('register', {name: 'cy', password: 'password-cy'})
+    const game = await openingOnTwo('W+1', 'W+2')
+    await refused(cy, 'game.request', {game, what: 'undo'}, 'wrong_phase') // cy's stones 2 and 3
+    await refused(ana, 'game.request', {game, what: 'undo'}, 'wrong_phase') // ana's stone 4
+    await cy.ok('game.move', {game, move: 'pass'})
+    await refused(ana, 'game.request', {game, what: 'undo'}, 'wrong_phase')
+    await cy.ok('game.request', {game, what: 'undo'})
+    await ana.ok('game.answer', {game, what: 'undo', accept: true})
+    let g = await stateOf(cy, game, g => g.moves.length === 4)
+    assert.strictEqual(g.to_move, 'white')
+    await refused(cy, 'game.request', {game, what: 'undo'}, 'wrong_phase')
+    g = await get(server, `/api/games/${game}`).then(r => r.json.game || r.json)
+    assert.deepStrictEqual(g.moves.map(m => m.move), ['A2', 'A1', 'B1', 'A1'])
+    await ana.ok('game.resign', {game})
+  })
+
+  await check('a repetition loses (002 §5.4): Black\'s suicide after White\'s pass is a loss, not a refusal', async () => {
+    const game = await openingOnTwo('W+1', 'W+2')
+    await cy.ok('game.move', {game, move: 'pass'})
+    // Black's one-stone suicide on A1 leaves White facing F again, as after stone 4
+    const a = await ana.request('game.move', {game, move: 'A1'})
+    assert.notStrictEqual(a.type, 'error', `the repetition was refused: ${JSON.stringify(a)}`)
+    const g = await stateOf(ana, game, g => g.phase === 'over')
+    assert.strictEqual(g.result, 'W+F')
+    assert.strictEqual(g.reason, 'forfeit')
+    assert.strictEqual(g.result_text, 'White wins by forfeit')
+    assert.strictEqual(g.moves.length, 5)
+  })
+
+  await check('a threshold of a quarter (002 §5.5): W+3.75, White 4 ahead, wins by 1/4 stone, in every text', async () => {
+    const game = await openingOnTwo('W+3.5', 'W+4')
+    await cy.ok('game.move', {game, move: 'pass'})
+    await ana.ok('game.move', {game, move: 'pass'})
+    await stateOf(ana, game, g => g.phase === 'removal')
+    await ana.ok('game.accept', {game})
+    await cy.ok('game.accept', {game})
+    const g = await stateOf(ana, game, g => g.phase === 'over')
+    assert.strictEqual(g.free_opening.threshold, 'W+3.75')
+    assert.strictEqual(g.result, 'W+0.25')
+    assert.strictEqual(g.result_text, 'White wins by ¼ stone')
+    assert.strictEqual(g.result_text_zh, '白1/4子胜')
+    const sgf = (await get(server, `/api/games/${game}/sgf`)).body
+    assert.ok(sgf.includes('RE[W+0.25]') && sgf.includes('PF[W+3.5]PS[W+4]FC[B]'), sgf)
+    const row = (await get(server, '/api/games?state=finished')).json.games.find(x => x.id === game)
+    assert.ok(row, 'the game is not among the finished ones')
+    assert.strictEqual(row.result, 'W+0.25')
   })
 }
 
