@@ -199,8 +199,15 @@ void turn_store_done(server *s, store_job *job)
     /* any write tells whether the store takes writes now (a batch's own
      * outcome is dealt with by batch_done) */
     if (job->lane == STORE_WRITE && !job->reset && !job->chained && job->transaction &&
-        job->rc != STORE_DISCARDED)
+        job->rc != STORE_DISCARDED) {
+        if (job->rc != 0) {
+            s->commit_failures++;
+            fprintf(stderr, "tengen serve: cannot store: %s\n", job->error[0] ? job->error : "the store failed");
+        } else {
+            s->commits++;
+        }
         store_status(s, job->rc != 0, job->error[0] ? job->error : "the store failed");
+    }
     if (job->done)
         job->done(s, job);
     else

@@ -176,6 +176,9 @@ class Client {
       const wsOpts = {perMessageDeflate: false, handshakeTimeout: 5000, maxPayload: 16 << 20}
       if (opts.origin) wsOpts.origin = opts.origin
       if (opts.headers) wsOpts.headers = opts.headers
+      // a client on a machine of its own: an address of 127/8 (the server's
+      // limits are per address)
+      if (opts.localAddress) wsOpts.localAddress = opts.localAddress
       const ws = new WebSocket(url, wsOpts)
       const c = new Client(ws, opts.name)
       let settled = false
