@@ -4,10 +4,11 @@
  * The board is drawn with coordinates after every move, the last move in
  * brackets and the captures beside it.  The person types a vertex, `pass`,
  * `undo`, `resign`, `score`, `help` or `quit`; after two passes the dead
- * stones are agreed (play_agreement.c); the game is written as SGF
- * when it ends (or is left: `quit`, the end of input, or Ctrl-C, which stops
- * the engine's thinking too), and the exit status is 1 if it could not be
- * or if the engine's search failed (130 after Ctrl-C, the game saved).
+ * stones are agreed (play_agreement.c); the game is written as SGF when it
+ * ends (or is left: `quit`, the end of input, or Ctrl-C, which stops the
+ * engine's thinking too: play_interrupt.c), and the exit status is 1 if it
+ * could not be or if the engine's search failed (130 after Ctrl-C, the
+ * game saved).
  *
  * Moves go through the game-control layer (control.h), which runs the clock
  * of --time: both clocks are shown with the board, the byo-yomi calls are
@@ -25,7 +26,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -40,6 +40,7 @@
 #include "cli/cli_util.h"
 #include "cli/play_agreement.h"
 #include "cli/play_free_opening.h"
+#include "cli/play_interrupt.h"
 #include "engine_gtp/gtp_player.h"
 #include "engine_gtp/prediction.h"
 #include "tengen/control.h"
@@ -315,87 +316,6 @@ static bool save_game(const play_session *s)
     return saved;
 }
 
-/* ---- Ctrl-C ---------------------------------------------------------------- */
-
-/* Ctrl-C ends the game as the end of input does, saved: the person's wait
- * for a line is interrupted (no SA_RESTART) and so is the engine's search
- * (tg_search_stop is async-signal-safe).  A second Ctrl-C kills at once
- * (SA_RESETHAND). */
-static volatile sig_atomic_t interrupted;
-static tg_search *volatile running_search;
-/* The self-pipe: the handler writes a byte to wake[1], which the poll(2)
- * waiting for the person's line also watches, so that a Ctrl-C falling
- * just before that wait begins still ends it. */
-static int wake[2] = {-1, -1};
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    int saved_errno = errno;
-    interrupted = 1;
-    tg_search *search = running_search;
-    if (search)
-        tg_search_stop(search);
-    if (wake[1] >= 0 && write(wake[1], "!", 1) < 0) {
-        /* full or gone: the flag alone has to do */
-    }
-    errno = saved_errno;
-}
-
-static bool open_wake_pipe(void)
-{
-    if (pipe(wake) != 0) {
-        wake[0] = wake[1] = -1;
-        return false;
-    }
-    for (int i = 0; i < 2; i++) {
-        /* above 2: with standard input closed, the pipe would take its
-         * number, and the wait would read the pipe for the person */
-        int fd = fcntl(wake[i], F_DUPFD_CLOEXEC, 3);
-        close(wake[i]);
-        wake[i] = fd;
-    }
-    if (wake[0] < 0 || wake[1] < 0) {
-        for (int i = 0; i < 2; i++)
-            if (wake[i] >= 0)
-                close(wake[i]);
-        wake[0] = wake[1] = -1;
-        return false;
-    }
-    for (int i = 0; i < 2; i++)
-        fcntl(wake[i], F_SETFL, fcntl(wake[i], F_GETFL) | O_NONBLOCK);
-    return true;
-}
-
-/* Not where SIGINT is ignored (nohup, a background job of a shell): that
- * choice is the caller's. */
-static void catch_interrupt(tg_search *search, struct sigaction *old)
-{
-    interrupted = 0;
-    running_search = search;
-    memset(old, 0, sizeof *old); /* SIG_DFL, should the query below fail */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    if (sigaction(SIGINT, NULL, old) == 0 && old->sa_handler != SIG_IGN) {
-        open_wake_pipe(); /* without it, EINTR alone wakes the wait */
-        sigaction(SIGINT, &sa, NULL);
-    }
-}
-
-static void release_interrupt(const struct sigaction *old)
-{
-    sigaction(SIGINT, old, NULL);
-    running_search = NULL;
-    for (int i = 0; i < 2; i++) {
-        if (wake[i] >= 0)
-            close(wake[i]);
-        wake[i] = -1;
-    }
-}
-
 /* The engine's move: its limits are --time-per-move, else the plan for the
  * real clock, whole (Fischer's increment, moves-per-period), else
  * --playouts, else 10,000 playouts or 5 s (engine_gtp/gtp_player.c). */
@@ -418,7 +338,7 @@ static void engine_move(play_session *s, tg_color color)
 {
     unsigned flags;
     tg_point p = engine_choice(s, color, &flags);
-    if (interrupted || s->search_failed)
+    if (play_interrupted() || s->search_failed)
         return; /* the search was cut short or failed: no move is played */
     char v[8];
     int own_before = tg_board_stone_count(tg_game_board(s->g), color);
@@ -533,7 +453,7 @@ static input_kind read_line(play_session *s, char *line, size_t len)
     tg_color color = s->o->human;
     s->call.set = false;
     for (;;) {
-        if (interrupted)
+        if (play_interrupted())
             return INPUT_END;
         if (take_line(&s->in, line, len))
             return INPUT_LINE;
@@ -545,8 +465,9 @@ static input_kind read_line(play_session *s, char *line, size_t len)
             int64_t wait = next_wake(s, color, now) - now;
             timeout = wait > 86400000 ? 86400000 : wait < 0 ? 0 : (int)wait;
         }
-        struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = wake[0], .events = POLLIN}};
-        int ready = poll(pfd, wake[0] >= 0 ? 2 : 1, timeout);
+        int wake = play_interrupt_fd();
+        struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = wake, .events = POLLIN}};
+        int ready = poll(pfd, wake >= 0 ? 2 : 1, timeout);
         if (ready < 0) {
             if (errno != EINTR)
                 s->in.eof = true; /* no way to wait for input: as its end */
@@ -776,7 +697,7 @@ int cmd_play(int argc, char **argv)
             tg_control_start_clock(&s->ctl, tg_clock_now_ms());
     }
     struct sigaction old_sigint;
-    catch_interrupt(s->search, &old_sigint);
+    play_interrupt_catch(s->search, &old_sigint);
     bool quit = false, input_ended = false;
     if (o.rules.free_opening) {
         play_fo_io io = {s, read_agreement_line, fo_engine_stone, fo_engine_prediction, fo_play, fo_show};
@@ -793,8 +714,8 @@ int cmd_play(int argc, char **argv)
             input_ended = true;
         }
     }
-    while (!quit && !interrupted && !input_ended && !s->search_failed) {
-        while (!quit && !interrupted && !s->search_failed && !tg_game_over(g)) {
+    while (!quit && !play_interrupted() && !input_ended && !s->search_failed) {
+        while (!quit && !play_interrupted() && !s->search_failed && !tg_game_over(g)) {
             if (tg_game_to_move(g) != o.human)
                 engine_move(s, tg_game_to_move(g));
             else if (!human_turn(s, &quit)) {
@@ -804,19 +725,19 @@ int cmd_play(int argc, char **argv)
         }
         /* two passes: the dead stones are agreed, or play resumes (C9; in
          * turn order under dispute=turn, 002 §6.3) */
-        if (quit || interrupted || input_ended || s->search_failed ||
+        if (quit || play_interrupted() || input_ended || s->search_failed ||
             tg_control_phase_of(&s->ctl) != TG_PHASE_AGREEMENT)
             break;
         show_position(s);
         if (play_agree_dead_stones(&s->ctl, o.human, session_now(s), read_agreement_line, s) != TG_PHASE_PLAY)
             break;
     }
-    if (interrupted)
+    if (play_interrupted())
         printf("\nInterrupted: the game stops here.\n");
-    release_interrupt(&old_sigint);
+    play_interrupt_release(&old_sigint);
     announce_end(s);
     bool saved = save_game(s);
-    bool was_interrupted = interrupted, failed = s->search_failed;
+    bool was_interrupted = play_interrupted(), failed = s->search_failed;
     gtp_player_free(&s->player);
     tg_game_free(g);
     free(s->clocks);
