@@ -99,11 +99,15 @@ grep -q "Nothing to undo: the opening's stones are never taken back (002 §2.4)\
 moves=$(tr -d '\n' < "$dir/undo.sgf" | grep -o ';[BW]\[' | tr -d ';[' | tr -d '\n')
 [ "$moves" = "WBWB" ] || fail "the record after the undos holds $moves, not the four opening stones: $(cat "$dir/undo.sgf")"
 
-# 002 §5.3.3: timed (absolute:600), the person waits 2 s to predict: that is
-# the prediction clock's, not White's game clock; both game clocks start at
-# the reveal (10:00 each), and the opening's moves carry no BL/WL
-(printf '%s\n' "$p2" "$opposite"; sleep 2; printf '%s\n' W+100 pass quit) |
-    play2 timed --time absolute:600 --time-per-move 0.05
+# 002 §5.3.3: timed (absolute:600), the person first (tengen's stones come
+# from its clock's plan, so stone 4 is tried on each point, and the points
+# left over are refused as no prediction), waiting 2 s over stone 4: that
+# is the prediction clock's time, not Black's game clock; both game clocks
+# start at the reveal (10:00 each), and the opening's moves carry no BL/WL
+(printf 'A1\n'; sleep 2; printf '%s\n' A2 B1 B2 W+100 pass quit) |
+    timeout 120 "$TENGEN_BIN" play --rules free-opening --size 2 --first me --seed 3 --time absolute:600 \
+        --time-per-move 0.05 --sgf "$dir/timed.sgf" > "$dir/out.txt" 2>&1 || fail "tengen play failed (timed)"
+grep -q "you play White" "$dir/out.txt" || fail "the person does not play White (timed)"
 sed -n '/You predicted/,$p' "$dir/out.txt" | grep -m 1 "^Clock:" | grep -q "^Clock: Black 10:00 | White 10:00\$" ||
     fail "the game clocks did not start at the reveal: $(sed -n '/You predicted/,$p' "$dir/out.txt" | grep -m 1 '^Clock:')"
 sgf=$(tr -d '\n' < "$dir/timed.sgf")
