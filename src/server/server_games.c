@@ -989,6 +989,7 @@ void game_read_stored(server *s, client *c, const proto_request *rq, int64_t gam
     }
     j->job.run = run_read;
     j->job.done = read_done;
+    s->store_reads++;
     store_async_submit(s->db, STORE_READ, &j->job);
 }
 

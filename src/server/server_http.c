@@ -237,6 +237,8 @@ static void metrics(server *s, net_http_response *out)
                 "tengen_moves_total %llu\n"
                 "# HELP tengen_requests_total requests dispatched\n# TYPE tengen_requests_total counter\n"
                 "tengen_requests_total %llu\n"
+                "# HELP tengen_finished_reads_total finished games read from the store (not the cache)\n# TYPE tengen_finished_reads_total counter\n"
+                "tengen_finished_reads_total %llu\n"
                 "# HELP tengen_commits_total transactions made durable (a turn's batch, an account, a session, a challenge)\n# TYPE tengen_commits_total counter\n"
                 "tengen_commits_total %llu\n"
                 "# HELP tengen_commit_failures_total transactions the store refused\n# TYPE tengen_commit_failures_total counter\n"
@@ -247,7 +249,7 @@ static void metrics(server *s, net_http_response *out)
                 "tengen_loop_lag_max_seconds %.6f\n%s%s",
                 s->clients.count, s->accounts.count, live_games, s->challenges.count,
                 (unsigned long long)s->moves, (unsigned long long)s->requests,
-                (unsigned long long)s->commits, (unsigned long long)s->commit_failures,
+                (unsigned long long)s->store_reads, (unsigned long long)s->commits, (unsigned long long)s->commit_failures,
                 s->store_failing ? 1 : 0, s->loop_lag.max / 1000.0, lag ? lag : "",
                 commit ? commit : "");
         fclose(f);

@@ -203,7 +203,7 @@ struct server {
     net_timer *lag_timer, *sweep_timer;
     int64_t lag_expected_ms;
     histogram loop_lag, commit_ms;
-    uint64_t moves, commits, commit_failures, requests;
+    uint64_t moves, commits, commit_failures, requests, store_reads;
 };
 
 /* ---- server.c ---- */

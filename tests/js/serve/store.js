@@ -14,7 +14,7 @@
 //      logged out; after the lock the same move is acknowledged, every client
 //      hears {"type":"server","store":"ok"}, a guest and the same register work.
 //  (c) GET /metrics: Prometheus text with the loop-lag histogram, commit
-//      failures counted after (b), and the loop's longest lag under 0.1 s.
+//      failures counted after (b), and the loop's longest lag under 0.8 s.
 // Loopback only; every wait bounded; servers, lockers and temp dirs cleaned up.
 // Usage: node store.js TENGEN_BIN   (or TENGEN_BIN in the environment)
 'use strict'
@@ -33,8 +33,8 @@ if (!bin) {
 }
 
 const TIME_LIMIT_MS = 85000
-const PING_MAX_MS = 300       // "answered at once" during the lock
-const LAG_MAX_S = 0.1         // the loop's longest lag, whole test
+const PING_MAX_MS = 800       // "answered at once" during the lock (a loop waiting for the lock would take 1 s and more); generous for a loaded CI machine
+const LAG_MAX_S = 0.8         // the loop's longest lag, whole test (waiting on the lock would show 1 s and more)
 const CLOCK_SLACK_MS = 1000   // the opponent's clock may have run this much, not the lock's 6 s
 const PIPE_SLACK_MS = 50      // two pipes/sockets read by one process: order within this
 
@@ -242,7 +242,7 @@ async function partA() {
   console.log(`#   (a) ${O.pings.length} pings during the lock: max ${worst.toFixed(1)} ms, ` +
     `median ${O.pings.map(p => p.ms).sort((x, y) => x - y)[O.pings.length >> 1].toFixed(1)} ms; GET /metrics during it ${O.metricsDuring ? O.metricsDuring.ms.toFixed(1) + ' ms' : 'failed'}`)
 
-  await check('(a) pings from a spectator and from both players are answered within 300 ms during the lock', async () => {
+  await check('(a) pings from a spectator and from both players are answered within 800 ms during the lock', async () => {
     assert.ok(O.pings.length >= 9, `only ${O.pings.length} pings`)
     for (const p of O.pings) assert.ok(p.ms < PING_MAX_MS, `${p.who}: ping ${p.error || p.ms.toFixed(1) + ' ms'} at ${p.at && p.at.toFixed(0)} ms into the lock`)
     assert.ok(O.metricsDuring && O.metricsDuring.ms < PING_MAX_MS, `GET /metrics during the lock: ${O.metricsDuring && O.metricsDuring.ms} ms`)
@@ -293,7 +293,7 @@ async function partA() {
       assert.ok(whiteBefore - ms < CLOCK_SLACK_MS && whiteBefore - ms >= 0, `White's clock in ${what}: ${ms} ms, was ${whiteBefore} before the ${L.seconds} s lock`)
   })
 
-  await check('(c) GET /metrics after (a): the loop-lag histogram, the longest lag under 0.1 s, no commit failure', async () => {
+  await check('(c) GET /metrics after (a): the loop-lag histogram, the longest lag under 0.8 s, no commit failure', async () => {
     assert.ok(O.metricsDuring, 'GET /metrics during the lock failed')
     checkLagMetrics(O.metricsDuring, 'during the lock')
     const m = await metrics(srv)
@@ -446,7 +446,7 @@ async function partB() {
     assert.strictEqual(h.user && h.user.id, a.user.id, 'the guest\'s token after the failure')
   })
 
-  await check('(c) GET /metrics after (b): commit failures counted, the store ok again, the longest lag under 0.1 s', async () => {
+  await check('(c) GET /metrics after (b): commit failures counted, the store ok again, the longest lag under 0.8 s', async () => {
     const m = await metrics(srv)
     checkLagMetrics(m, 'after (b)')
     assert.ok(m.values.tengen_commit_failures_total > 0, `tengen_commit_failures_total ${m.values.tengen_commit_failures_total}`)
