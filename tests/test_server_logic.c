@@ -13,7 +13,10 @@
  *     and every logged-in connection's account is stored), and the server
  *     works again by itself (faults 3 and 10);
  *   - statements give back their read snapshots (fault 2);
- *   - names are unique whatever their case, and guest- is reserved (13).
+ *   - names are unique whatever their case, and guest- is reserved (13);
+ *   - a game against an engine keeps the engine's name, never a command
+ *     line, and waits adjourned where the engine is gone (8);
+ *   - open challenges survive a restart.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -433,6 +436,55 @@ static void test_engine_stored_by_name_and_adjourned(void **state)
     server_free(s);
 }
 
+/* ---- open challenges survive a restart ------------------------------------------- */
+
+static void test_challenges_survive_a_restart(void **state)
+{
+    (void)state;
+    char db[128];
+    db_path(db, sizeof db, 6);
+    server *s = start(db, false);
+    peer a = connect_peer("10.0.0.1");
+    json_t *m = NULL;
+    say(s, &a, "{\"type\":\"guest\",\"id\":1}");
+    assert_true(answered_ok(&a, 1, &m));
+    char token[128];
+    snprintf(token, sizeof token, "%s", json_string_value(json_object_get(m, "token")));
+    say(s, &a, "{\"type\":\"challenge.create\",\"id\":2,\"settings\":{\"size\":13,\"komi\":0.5}}");
+    assert_true(answered_ok(&a, 2, &m));
+    json_int_t ch = json_integer_value(json_object_get(json_object_get(m, "challenge"), "id"));
+    drop(&a);
+    server_free(s); /* the connection goes with the server: not a player leaving */
+
+    s = start(db, false);
+    peer b = connect_peer("10.0.0.2");
+    say(s, &b, "{\"type\":\"lobby.subscribe\",\"id\":3}");
+    assert_true(answered_ok(&b, 3, NULL));
+    json_t *lobby = NULL, *msg;
+    size_t i;
+    json_array_foreach(b.got, i, msg)
+        if (!strcmp(json_string_value(json_object_get(msg, "type")), "lobby"))
+            lobby = msg;
+    assert_non_null(lobby);
+    json_t *list = json_object_get(lobby, "challenges");
+    assert_int_equal(json_array_size(list), 1);
+    json_t *c0 = json_array_get(list, 0);
+    assert_int_equal(json_integer_value(json_object_get(c0, "id")), ch);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(c0, "settings"), "size")), 13);
+    /* its challenger comes back and can cancel it; a new one gets a new id */
+    peer a2 = connect_peer("10.0.0.1");
+    say(s, &a2, "{\"type\":\"hello\",\"id\":4,\"token\":\"%s\"}", token);
+    assert_true(answered_ok(&a2, 4, NULL));
+    say(s, &a2, "{\"type\":\"challenge.create\",\"id\":5,\"settings\":{\"size\":9}}");
+    assert_true(answered_ok(&a2, 5, &m));
+    assert_true(json_integer_value(json_object_get(json_object_get(m, "challenge"), "id")) > ch);
+    say(s, &a2, "{\"type\":\"challenge.cancel\",\"id\":6,\"challenge\":%lld}", (long long)ch);
+    assert_true(answered_ok(&a2, 6, NULL));
+    drop(&b);
+    drop(&a2);
+    server_free(s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -456,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_wal_checkpointed_after_token_hellos),
         cmocka_unit_test(test_names_unique_whatever_their_case),
         cmocka_unit_test(test_engine_stored_by_name_and_adjourned),
+        cmocka_unit_test(test_challenges_survive_a_restart),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
