@@ -61,7 +61,7 @@ static int read_strength(json_t *s, proto_request *r, char *err, size_t errlen)
 static int parse_body(json_t *root, proto_request *r, char *err, size_t errlen)
 {
     const char *t;
-    json_int_t id = 0, n = -1;
+    json_int_t id = 0, n = 0;
     json_t *strength = NULL;
     int accept = 0;
 #define U(...) unpack(root, err, errlen, __VA_ARGS__)
@@ -94,7 +94,11 @@ static int parse_body(json_t *root, proto_request *r, char *err, size_t errlen)
               &r->move, "n", &n, "own", &own) != 0)
             return -1;
         r->own = own != 0;
-        r->has_n = n >= 0;
+        r->has_n = json_object_get(root, "n") != NULL;
+        if (r->has_n && n < 0) {
+            snprintf(err, errlen, "n must be a non-negative integer");
+            return -1;
+        }
         r->n = n;
         return 0;
     }
