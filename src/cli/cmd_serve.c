@@ -2,6 +2,7 @@
  * cmd_serve.c — `tengen serve`: the options, where the database goes, the
  * address printed for people to open; the server itself is src/server.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -22,7 +23,10 @@ static const char serve_synopsis[] =
     "rules (clock, illegal moves, stone removal, absence), every game kept.\n\n";
 static const char serve_epilogue[] =
     "Stop it with Ctrl-C or SIGTERM: games in progress are kept and resume at the\n"
-    "next start. The protocol for other clients is docs/protocol.md.\n";
+    "next start. The protocol for other clients is docs/protocol.md.\n\n"
+    "A connection that stops answering is closed: it is pinged after\n"
+    "TENGEN_WS_PING_S seconds without a pong (default 20) and closed after\n"
+    "TENGEN_WS_HANGUP_S (default 60); its player then shows offline.\n";
 
 /* mkdir -p for the database's folder. */
 static int make_dirs(const char *path)
@@ -89,6 +93,35 @@ static int read_engine(void *dest, const char *v, char *err, size_t errlen)
     return 0;
 }
 
+/* --trusted-proxy ADDR: a proxy whose X-Forwarded-For is believed. */
+static int read_trusted_proxy(void *dest, const char *v, char *err, size_t errlen)
+{
+    server_config *cfg = dest;
+    unsigned char addr[16];
+    if (inet_pton(AF_INET, v, addr) != 1 && inet_pton(AF_INET6, v, addr) != 1)
+        return -1;
+    if (cfg->trusted_proxy_count == SERVER_MAX_TRUSTED_PROXIES) {
+        snprintf(err, errlen, "at most %d trusted proxies", SERVER_MAX_TRUSTED_PROXIES);
+        return -1;
+    }
+    cfg->trusted_proxies[cfg->trusted_proxy_count++] = v;
+    return 0;
+}
+
+/* TENGEN_WS_PING_S, TENGEN_WS_HANGUP_S: how soon a dead peer is found
+ * (tests make it seconds); unset leaves the default. */
+static int read_env_seconds(const char *name, int *out)
+{
+    const char *v = getenv(name);
+    if (!v || !v[0])
+        return 0;
+    if (cli_parse_int(v, 1, 65535, out) != 0) {
+        fprintf(stderr, "tengen serve: %s must be a number of seconds in 1..65535, not '%s'\n", name, v);
+        return -1;
+    }
+    return 0;
+}
+
 /* The descriptor limit raised to what the connections need. */
 static void raise_fd_limit(int want)
 {
@@ -107,6 +140,7 @@ int cmd_serve(int argc, char **argv)
     memset(&cfg, 0, sizeof cfg);
     cfg.engines = 1;
     cfg.max_connections = 10000;
+    cfg.max_connections_per_ip = 64;
     const char *db_option = NULL;
     const cli_option options[] = {
         {"--listen", NULL, CLI_CALL, "ADDR:PORT", 0, 0, NULL, read_listen, "ADDR:PORT, the port 0..65535", &listen,
@@ -125,6 +159,13 @@ int cmd_serve(int argc, char **argv)
          "serve the page from DIR instead of the copy built in"},
         {"--max-connections", NULL, CLI_INT, "N", 1, 1000000, NULL, NULL, NULL, &cfg.max_connections,
          "(default: 10000)"},
+        {"--max-connections-per-ip", NULL, CLI_INT, "N", 1, 1000000, NULL, NULL, NULL,
+         &cfg.max_connections_per_ip,
+         "WebSockets one client address may hold open (default: 64);\n"
+         "an IPv6 client counts by its /64"},
+        {"--trusted-proxy", NULL, CLI_CALL, "ADDR", 0, 0, NULL, read_trusted_proxy, "ADDR, an IPv4 or IPv6 address",
+         &cfg, "a reverse proxy in front (repeatable): a connection from it\n"
+               "is the client named last in its X-Forwarded-For"},
         {"--quiet", "-q", CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &cfg.quiet, "print only the address and errors"},
     };
     const cli_command cmd = {.name = "serve", .synopsis = serve_synopsis, .epilogue = serve_epilogue, .options = options,
@@ -132,6 +173,9 @@ int cmd_serve(int argc, char **argv)
     int r = cli_parse(&cmd, argc, argv);
     if (r)
         return r == CLI_HELP ? 0 : 2;
+    if (read_env_seconds("TENGEN_WS_PING_S", &cfg.ws_ping_s) != 0 ||
+        read_env_seconds("TENGEN_WS_HANGUP_S", &cfg.ws_hangup_s) != 0)
+        return 2;
     cfg.listen_addr = listen.addr;
     cfg.port = listen.port;
     if (db_option)

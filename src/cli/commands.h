@@ -13,5 +13,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_sgf(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_backup(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"serve", cmd_serve, "serve Go in the browser: people against people and engines"},
+    {"backup", cmd_backup, "copy tengen serve's database while it runs, or restore a copy"},
     {"play", cmd_play, "play a game against the engine in the terminal"},
     {"gtp", cmd_gtp, "speak the Go Text Protocol on stdin/stdout (for GUIs and referees)"},
     {"score", cmd_score, "count a finished game from an SGF file"},

@@ -6,6 +6,17 @@
  * loop), the loop is stopped with uv_stop and lws is destroyed after it,
  * LWS_SERVER_OPTION_DISABLE_IPV6 makes a given address bind that address
  * only, and fd_limit_per_thread is set from the connection budget.
+ *
+ * What lws 4.1 lets through is refused here, at the callback that sees it:
+ * a handshake with another Sec-WebSocket-Version (426), a malformed key,
+ * a body or two lengths (400; lws would read the bytes after a first
+ * length as a second request, and a pipelined request with a body spins
+ * its loop for good), too many WebSockets from one address (429), a close
+ * frame with an invalid code (1002, where lws would echo it).  What it
+ * cannot be asked at all (an unmasked frame, a head too long for its
+ * buffer) is caught in the bytes it reads (wire.h).  Dead peers: lws pings
+ * a WebSocket not heard from for ws_ping_s and hangs up after ws_hangup_s
+ * (its retry-and-idle policy), and TCP keepalive covers the rest.
  */
 #include "net.h"
 
@@ -14,7 +25,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <uv.h>
+
+#include "peers.h"
+#include "wire.h"
+
+/* TCP keepalive: a peer silent this long is probed, and dropped after the
+ * probes go unanswered (a WebSocket's pings find it sooner). */
+#define NET_KEEPALIVE_S 60
+#define NET_KEEPALIVE_PROBES 3
+#define NET_KEEPALIVE_INTERVAL_S 10
 
 struct net_msg {
     int refs;
@@ -46,6 +67,9 @@ struct net_conn {
     /* an HTTP response being written */
     char *body;
     size_t body_len, body_sent;
+    /* who the client is (a WebSocket's, from its handshake) */
+    peer_addr client;
+    bool counted;            /* in net->per_address */
 };
 
 struct net_timer {
@@ -69,6 +93,12 @@ struct net {
     net_callbacks cb;
     int port;
     bool stopping;
+    /* lws reads the idle policy through this pointer at every connection */
+    lws_retry_bo_t idle_policy;
+    int max_per_address;
+    peer_addr trusted[NET_TRUSTED_PROXIES_MAX];
+    int trusted_count;
+    peer_counts *per_address; /* open WebSockets per client address */
 };
 
 net_msg *net_msg_new(const char *data, size_t len)
@@ -239,15 +269,174 @@ bool net_send_text(net_conn *c, const char *text)
     return ok;
 }
 
-void net_conn_peer(const net_conn *c, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    if (c && c->wsi && len)
-        lws_get_peer_simple(c->wsi, buf, len);
-}
-
 void net_conn_set_data(net_conn *c, void *data) { c->data = data; }
 void *net_conn_data(const net_conn *c) { return c->data; }
+
+void net_conn_peer(const net_conn *c, char *buf, size_t len)
+{
+    peer_format(&c->client, buf, len);
+}
+
+/* ---- who the client is ------------------------------------------------------ */
+
+/* The client behind wsi: its TCP peer, or what a trusted proxy says. */
+static peer_addr client_of(const net *n, struct lws *wsi)
+{
+    char text[PEER_TEXT_MAX], forwarded[1024];
+    peer_addr tcp;
+    lws_get_peer_simple(wsi, text, sizeof text);
+    if (!peer_parse(text, &tcp))
+        memset(&tcp, 0, sizeof tcp);
+    bool has_forwarded = lws_hdr_total_length(wsi, WSI_TOKEN_X_FORWARDED_FOR) > 0 &&
+                         lws_hdr_copy(wsi, forwarded, sizeof forwarded, WSI_TOKEN_X_FORWARDED_FOR) > 0;
+    return peer_client(&tcp, has_forwarded ? forwarded : NULL, n->trusted, n->trusted_count);
+}
+
+/* ---- refusals --------------------------------------------------------------- */
+
+typedef struct refusal {
+    unsigned status;
+    const char *phrase;      /* the status line's reason phrase */
+    const char *error;       /* the JSON body's code */
+    const char *message;
+} refusal;
+
+/* Writes the refusal as the whole response; the caller then returns -1 so
+ * that lws closes the connection (nothing after it is read). */
+static int refuse(struct lws *wsi, const refusal *r)
+{
+    char line[80], body[256], length[16];
+    unsigned char buf[LWS_PRE + 1024];
+    unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+    int line_len = snprintf(line, sizeof line, "HTTP/1.1 %u %s", r->status, r->phrase);
+    int body_len = snprintf(body, sizeof body, "{\"error\":\"%s\",\"message\":\"%s\"}", r->error,
+                            r->message);
+    int length_len = snprintf(length, sizeof length, "%d", body_len);
+    if (lws_add_http_header_by_name(wsi, NULL, (unsigned char *)line, line_len, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"content-type:",
+                                    (const unsigned char *)"application/json", 16, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"content-length:",
+                                    (unsigned char *)length, length_len, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
+                                    (const unsigned char *)"close", 5, &p, end) ||
+        (r->status == 426 &&
+         lws_add_http_header_by_name(wsi, (const unsigned char *)"sec-websocket-version:",
+                                     (const unsigned char *)"13", 2, &p, end)) ||
+        lws_finalize_http_header(wsi, &p, end) || end - p < body_len)
+        return -1;
+    memcpy(p, body, (size_t)body_len);
+    p += body_len;
+    (void)lws_write(wsi, start, (size_t)(p - start), LWS_WRITE_HTTP);
+    return -1;
+}
+
+/* RFC 7230 §3.3.3: a request whose length is not one number (two
+ * different Content-Length values, a Transfer-Encoding lws does not
+ * decode) cannot be read safely.  Nothing here takes a body: one is
+ * refused rather than read (lws 4.1 spins on a pipelined one). */
+static const refusal *body_refusal(struct lws *wsi)
+{
+    static const refusal bad_length = {400, "Bad Request", "bad_request",
+                                       "a request with a Transfer-Encoding or conflicting lengths"};
+    static const refusal has_body = {413, "Content Too Large", "bad_request",
+                                     "requests carry no body here"};
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0)
+        return &bad_length;
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0)
+        return NULL;
+    char first[24] = "", value[24];
+    for (int i = 0;; i++) {
+        int len = lws_hdr_copy_fragment(wsi, value, sizeof value, WSI_TOKEN_HTTP_CONTENT_LENGTH, i);
+        if (len < 0 && lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, i) > 0)
+            return &bad_length; /* too long to be a length */
+        if (len < 0)
+            break;
+        const char *digits = value + strspn(value, " \t"); /* lws starts a repeated header with a space */
+        size_t n = strspn(digits, "0123456789");
+        if (n == 0 || digits[n] != '\0' || (i > 0 && strcmp(digits, first) != 0))
+            return &bad_length;
+        if (i == 0)
+            snprintf(first, sizeof first, "%s", digits);
+    }
+    return strspn(first, "0") == strlen(first) ? NULL : &has_body;
+}
+
+/* Sec-WebSocket-Key (RFC 6455 §4.2.1): 16 bytes in base64, 24 characters
+ * of which the last two are padding, the 22nd carrying no stray bits. */
+static bool websocket_key_valid(struct lws *wsi)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char key[32];
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_KEY) != 24 ||
+        lws_hdr_fragment_length(wsi, WSI_TOKEN_KEY, 1) > 0 ||
+        lws_hdr_copy(wsi, key, sizeof key, WSI_TOKEN_KEY) != 24)
+        return false;
+    if (strspn(key, b64) != 22 || strcmp(key + 22, "==") != 0)
+        return false;
+    return (strchr(b64, key[21]) - b64) % 16 == 0;
+}
+
+/* The Origin, when a browser sends one, must be this server as the client
+ * reached it. */
+static bool origin_allowed(struct lws *wsi)
+{
+    char origin[256], host[256];
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
+        return true;
+    if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0 ||
+        lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0)
+        return false;
+    const char *rest = strncmp(origin, "http://", 7) == 0    ? origin + 7
+                       : strncmp(origin, "https://", 8) == 0 ? origin + 8
+                                                              : NULL;
+    return rest && strcmp(rest, host) == 0;
+}
+
+/* What is wrong with a WebSocket handshake (upgrade names the protocol
+ * asked for), or NULL. */
+static const refusal *handshake_refusal(net *n, struct lws *wsi, const char *upgrade)
+{
+    static const refusal not_here = {404, "Not Found", "not_found", "WebSockets are served on /ws"};
+    static const refusal bad_origin = {403, "Forbidden", "forbidden", "this Origin may not connect"};
+    static const refusal bad_version = {426, "Upgrade Required", "bad_request",
+                                        "Sec-WebSocket-Version must be 13"};
+    static const refusal bad_key = {400, "Bad Request", "bad_request", "a malformed Sec-WebSocket-Key"};
+    static const refusal bad_upgrade = {400, "Bad Request", "bad_request", "only WebSocket upgrades are served"};
+    static const refusal crowded = {429, "Too Many Requests", "too_many_connections",
+                                    "too many connections from your address"};
+    char uri[8], version[8];
+    const wire_state *w = wire_guard_state(lws_get_socket_fd(wsi));
+    if (!upgrade || strcasecmp(upgrade, "websocket") != 0 || (w && !wire_reads_frames(w)))
+        return &bad_upgrade; /* lws 4.1 also takes h2c; the wire must agree it is a WebSocket */
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || strcmp(uri, "/ws") != 0)
+        return &not_here;
+    if (!origin_allowed(wsi))
+        return &bad_origin;
+    const refusal *body = body_refusal(wsi);
+    if (body)
+        return body;
+    if (lws_hdr_fragment_length(wsi, WSI_TOKEN_VERSION, 1) > 0 ||
+        lws_hdr_copy(wsi, version, sizeof version, WSI_TOKEN_VERSION) < 0 || strcmp(version, "13") != 0)
+        return &bad_version;
+    if (!websocket_key_valid(wsi))
+        return &bad_key;
+    peer_addr client = client_of(n, wsi);
+    if (peer_counts_get(n->per_address, &client) >= n->max_per_address)
+        return &crowded;
+    return NULL;
+}
+
+/* RFC 6455 §7.4: the codes a peer may send in a close frame. */
+static bool close_code_valid(const unsigned char *payload, size_t len)
+{
+    if (len == 0)
+        return true;
+    if (len == 1)
+        return false;
+    unsigned code = (unsigned)payload[0] << 8 | payload[1];
+    return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) ||
+           (code >= 3000 && code <= 4999);
+}
 
 /* ---- HTTP ------------------------------------------------------------------ */
 
@@ -256,7 +445,9 @@ static int http_request(net *n, net_conn *c, struct lws *wsi, const char *path)
     char query[256] = "";
     if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) > 0)
         lws_hdr_copy(wsi, query, sizeof query, WSI_TOKEN_HTTP_URI_ARGS);
-    net_http_response r = {0, NULL, NULL, 0, NULL, false};
+    char client[NET_ADDRESS_MAX];
+    peer_format(&c->client, client, sizeof client);
+    net_http_response r = {0, NULL, NULL, 0, NULL, false, client};
     if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0)
         n->cb.http(n->cb.ctx, path, query, &r);
     if (r.status == 0) {
@@ -315,24 +506,6 @@ static int http_writeable(net_conn *c, struct lws *wsi)
 }
 
 /* ---- WebSocket ------------------------------------------------------------- */
-
-/* The Origin, when a browser sends one, must be this server as the client
- * reached it. */
-static bool origin_allowed(struct lws *wsi)
-{
-    char origin[256], host[256], uri[64];
-    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) < 0 || strcmp(uri, "/ws") != 0)
-        return false;
-    if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0)
-        return true;
-    if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0 ||
-        lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0)
-        return false;
-    const char *rest = strncmp(origin, "http://", 7) == 0    ? origin + 7
-                       : strncmp(origin, "https://", 8) == 0 ? origin + 8
-                                                              : NULL;
-    return rest && strcmp(rest, host) == 0;
-}
 
 static int ws_receive(net *n, net_conn *c, struct lws *wsi, const void *in, size_t len)
 {
@@ -401,16 +574,59 @@ static int ws_writeable(net_conn *c, struct lws *wsi)
     return 0;
 }
 
+/* Closes wsi with a close frame, from a callback other than the ones that
+ * read it.  Returning -1 from SERVER_WRITEABLE would lose the frame:
+ * Debian builds lws 4.1 with _DEBUG, and then lws_service_fd_tsi closes a
+ * libuv connection a second time ("uv repeat test"), which kills it before
+ * the frame is sent.  A timeout of this kind, due at once, closes it once
+ * and politely. */
+static void close_politely(struct lws *wsi, enum lws_close_status code, const char *reason)
+{
+    lws_close_reason(wsi, code, (unsigned char *)reason, strlen(reason));
+    lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_KEEPALIVE_IDLE, LWS_TO_KILL_ASYNC);
+    wire_guard_closing(lws_get_socket_fd(wsi));
+}
+
+/* The guard saw an unmasked frame on wsi's socket: close it with 1002. */
+static bool wire_unmasked(struct lws *wsi)
+{
+    const wire_state *w = wire_guard_state(lws_get_socket_fd(wsi));
+    return w && w->fault == WIRE_UNMASKED;
+}
+
+static void on_unmasked(void *wsi) { lws_callback_on_writable(wsi); }
+
+/* A 431 may be written raw on wsi's socket: no response is under way. */
+static bool may_answer(void *wsi)
+{
+    net_conn *c = lws_wsi_user(wsi);
+    return !lws_partial_buffered(wsi) && !(c && !c->is_ws && c->body);
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
     net *n = lws_context_user(lws_get_context(wsi));
     net_conn *c = user;
     switch (reason) {
-    case LWS_CALLBACK_HTTP:
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+        wire_guard_adopt(lws_get_socket_fd(wsi), wsi);
+        break;
+    case LWS_CALLBACK_HTTP: {
+        const refusal *r = body_refusal(wsi);
+        if (r)
+            return refuse(wsi, r);
         c->wsi = wsi;
         c->owner = n;
+        c->client = client_of(n, wsi);
         return http_request(n, c, wsi, in ? (const char *)in : "/");
+    }
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: {
+        const refusal *r = handshake_refusal(n, wsi, in);
+        return r ? refuse(wsi, r) : 0;
+    }
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: /* the same, on any way lws has to a WebSocket */
+        return handshake_refusal(n, wsi, "websocket") ? 1 : 0;
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return c->body ? http_writeable(c, wsi) : 0;
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
@@ -420,8 +636,6 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             c->body = NULL;
         }
         break;
-    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        return origin_allowed(wsi) ? 0 : 1;
     case LWS_CALLBACK_ESTABLISHED:
         free(c->body);
         memset(c, 0, sizeof *c);
@@ -429,13 +643,33 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         c->owner = n;
         c->is_ws = true;
         c->held_index = -1;
+        c->client = client_of(n, wsi);
+        c->counted = peer_counts_add(n->per_address, &c->client, 1);
+        if (wire_unmasked(wsi)) /* in the handshake's own packet */
+            lws_callback_on_writable(wsi);
         n->cb.open(n->cb.ctx, c);
         break;
     case LWS_CALLBACK_RECEIVE:
         return ws_receive(n, c, wsi, in, len);
     case LWS_CALLBACK_SERVER_WRITEABLE:
+        if (wire_unmasked(wsi))
+            net_close(c, LWS_CLOSE_STATUS_PROTOCOL_ERR, "unmasked frame");
+        if (c->close_code && !c->head) { /* what was queued is written */
+            close_politely(wsi, (enum lws_close_status)c->close_code, c->close_reason);
+            return 0;
+        }
         return ws_writeable(c, wsi);
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        if (!close_code_valid(in, len)) {
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_PROTOCOL_ERR, (unsigned char *)"invalid close code", 18);
+            return -1;
+        }
+        break;
     case LWS_CALLBACK_CLOSED:
+        if (c->counted) {
+            peer_counts_add(n->per_address, &c->client, -1);
+            c->counted = false;
+        }
         if (c->is_ws) {
             n->cb.closed(n->cb.ctx, c);
             unhold(n, c);
@@ -519,6 +753,22 @@ net *net_new(const char *addr, int port, int max_connections, const net_callback
                    LWS_SERVER_OPTION_VALIDATE_UTF8 |
                    LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     info.timeout_secs = 30;
+    /* heads are limited by wire.h, well within lws's buffer: lws drops a
+     * connection whose head overflows it, with no answer */
+    info.max_http_header_data = 4 * WIRE_HEAD_MAX;
+    info.ka_time = NET_KEEPALIVE_S;
+    info.ka_probes = NET_KEEPALIVE_PROBES;
+    info.ka_interval = NET_KEEPALIVE_INTERVAL_S;
+    n->idle_policy.secs_since_valid_ping = NET_WS_PING_S;
+    n->idle_policy.secs_since_valid_hangup = NET_WS_HANGUP_S;
+    info.retry_and_idle_policy = &n->idle_policy;
+    n->max_per_address = NET_PER_ADDRESS_MAX;
+    n->per_address = peer_counts_new();
+    if (!n->per_address || !wire_guard_open((int)info.fd_limit_per_thread, on_unmasked, may_answer)) {
+        snprintf(err, errlen, "out of memory");
+        net_free(n);
+        return NULL;
+    }
     n->ctx = lws_create_context(&info);
     if (!n->ctx) {
         snprintf(err, errlen, "cannot start the network layer");
@@ -533,6 +783,32 @@ net *net_new(const char *addr, int port, int max_connections, const net_callback
         return NULL;
     }
     return n;
+}
+
+int net_set_options(net *n, const net_options *o, char *err, size_t errlen)
+{
+    int ping = o->ws_ping_s ? o->ws_ping_s : NET_WS_PING_S;
+    int hangup = o->ws_hangup_s ? o->ws_hangup_s : NET_WS_HANGUP_S;
+    if (ping < 1 || hangup <= ping || hangup > 65535) {
+        snprintf(err, errlen, "the WebSocket ping (%d s) must come before the hangup (%d s, at most 65535)",
+                 ping, hangup);
+        return -1;
+    }
+    if (o->max_per_address < 0 || o->trusted_proxy_count < 0 ||
+        o->trusted_proxy_count > NET_TRUSTED_PROXIES_MAX) {
+        snprintf(err, errlen, "at most %d trusted proxies", NET_TRUSTED_PROXIES_MAX);
+        return -1;
+    }
+    for (int i = 0; i < o->trusted_proxy_count; i++)
+        if (!peer_parse(o->trusted_proxies[i], &n->trusted[i])) {
+            snprintf(err, errlen, "trusted proxy %s: not an IPv4 or IPv6 address", o->trusted_proxies[i]);
+            return -1;
+        }
+    n->trusted_count = o->trusted_proxy_count;
+    n->idle_policy.secs_since_valid_ping = (uint16_t)ping;
+    n->idle_policy.secs_since_valid_hangup = (uint16_t)hangup;
+    n->max_per_address = o->max_per_address ? o->max_per_address : NET_PER_ADDRESS_MAX;
+    return 0;
 }
 
 int net_port(const net *n) { return n->port; }
@@ -569,6 +845,8 @@ void net_free(net *n)
     for (int i = 0; i < 50 && uv_run(&n->loop, UV_RUN_NOWAIT); i++)
         ;
     uv_loop_close(&n->loop);
+    wire_guard_close();
+    peer_counts_free(n->per_address);
     free(n->held);
     free(n);
 }

@@ -34,6 +34,7 @@ typedef struct net_http_response {
     size_t length;
     const char *disposition;   /* Content-Disposition, or NULL */
     bool cache;                /* static files may be cached briefly */
+    const char *client;        /* in: the client's address, as net_conn_peer gives it */
 } net_http_response;
 
 typedef struct net_callbacks {
@@ -53,9 +54,32 @@ typedef struct net_callbacks {
 } net_callbacks;
 
 /* Listen on addr:port (addr "0.0.0.0" or an address of this machine; port 0
- * picks a free one).  max_connections sets the descriptor budget. */
+ * picks a free one).  max_connections sets the descriptor budget.  The
+ * options are the defaults below until net_set_options. */
 net *net_new(const char *addr, int port, int max_connections, const net_callbacks *cb,
              char *err, size_t errlen);
+
+#define NET_WS_PING_S 20          /* a WebSocket not heard from (pong) for this long is pinged */
+#define NET_WS_HANGUP_S 60        /* ... and closed when still silent this long after its last pong */
+#define NET_PER_ADDRESS_MAX 64    /* WebSockets open at once from one client address */
+#define NET_TRUSTED_PROXIES_MAX 16
+#define NET_ADDRESS_MAX 48        /* a client address as text, with its NUL */
+
+/* How dead peers are found and what one address may hold.  A field of 0
+ * (NULL) keeps the default. */
+typedef struct net_options {
+    int ws_ping_s;                /* 1..65534; NET_WS_PING_S */
+    int ws_hangup_s;              /* > ws_ping_s, <= 65535; NET_WS_HANGUP_S */
+    int max_per_address;          /* NET_PER_ADDRESS_MAX */
+    /* proxies (IPv4 or IPv6 addresses) whose X-Forwarded-For is believed:
+     * a connection from one of them is the client its last entry names */
+    const char *const *trusted_proxies;
+    int trusted_proxy_count;      /* <= NET_TRUSTED_PROXIES_MAX */
+} net_options;
+
+/* Before net_run (it applies to connections accepted afterwards).  -1 with
+ * err for an option out of range or a proxy that is no address. */
+int net_set_options(net *n, const net_options *o, char *err, size_t errlen);
 int net_port(const net *n);
 /* Run until SIGINT/SIGTERM or net_stop; then everything is closed. */
 void net_run(net *n);
@@ -87,7 +111,10 @@ bool net_send(net_conn *c, net_msg *m);
 bool net_send_text(net_conn *c, const char *text);
 /* Close after the queued messages, with a WebSocket close code. */
 void net_close(net_conn *c, int code, const char *reason);
-/* The client's address as text (the TCP peer). */
+/* The client's address as text: the TCP peer, or the last X-Forwarded-For
+ * entry when the peer is a trusted proxy (net_options).  Per-address limits
+ * key on it (an IPv6 client may hold many addresses of its /64); "" when
+ * unknown.  Known from the WebSocket's handshake on. */
 void net_conn_peer(const net_conn *c, char *buf, size_t len);
 void net_conn_set_data(net_conn *c, void *data);
 void *net_conn_data(const net_conn *c);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #define SERVER_MAX_ENGINES 8
+#define SERVER_MAX_TRUSTED_PROXIES 16
 
 typedef struct server_engine {
     const char *name;     /* as players choose it: "tengen", "gnugo" */
@@ -31,6 +32,12 @@ typedef struct server_config {
     int max_connections;
     bool quiet;
     bool fault_injection;         /* tests: the writer fails on demand (server_inject_fault) */
+    /* the network's defences (net.h's net_options; 0 or none: its defaults) */
+    int ws_ping_s;                /* a silent WebSocket is pinged after this (TENGEN_WS_PING_S) */
+    int ws_hangup_s;              /* ... and closed after this (TENGEN_WS_HANGUP_S) */
+    int max_connections_per_ip;   /* WebSockets open at once per client address */
+    const char *trusted_proxies[SERVER_MAX_TRUSTED_PROXIES]; /* X-Forwarded-For believed from these */
+    int trusted_proxy_count;
 } server_config;
 
 typedef struct server server;

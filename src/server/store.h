@@ -112,6 +112,40 @@ struct store {
  * at path; NULL with err on failure, and on a file it cannot write. */
 #define STORE_SCHEMA_VERSION 2
 store *store_sqlite_open(const char *path, char *err, size_t errlen);
+/* What store_sqlite_open does to the file, and no more (`tengen serve
+ * --migrate-only`): *before the version it had (0: a new file; 1: tables
+ * with no version, as 2323faa and before wrote them), *after the version
+ * it has now.  0, or -1 with err. */
+int store_sqlite_migrate(const char *path, int *before, int *after, char *err, size_t errlen);
+
+/* Backups of the SQLite store (store_backup.c, `tengen backup`). */
+typedef struct store_copy_report {
+    int schema_version;            /* of the copy (as *before above) */
+    long long pages, bytes;        /* copied */
+    long long users, games;        /* rows in the copy */
+    char path[4096];               /* the file written (a dated name in a folder) */
+} store_copy_report;
+
+/* A consistent copy of the database at db_path, taken while servers write
+ * to it: one read snapshot copied a few pages at a time with pauses
+ * between (in WAL mode a reader never holds up a writer), written to a
+ * temporary file beside out_path, checked by PRAGMA integrity_check, made
+ * a self-contained file (no WAL) and renamed to out_path.  When out_path
+ * is a folder the copy is named tengen-YYYYMMDD-HHMMSS.db (UTC) in it and,
+ * keep > 0, only the keep newest such copies stay there.  0, or -1 with
+ * err (and nothing left behind). */
+int store_sqlite_backup(const char *db_path, const char *out_path, int keep,
+                        store_copy_report *report, char *err, size_t errlen);
+/* Whether another process has the database at path open (a running
+ * `tengen serve`): 1 yes (why in err), 0 no (or no such file), -1 error. */
+int store_sqlite_in_use(const char *path, char *err, size_t errlen);
+/* Replace the contents of the database at db_path (made if absent) with
+ * those of backup_path, checked first (integrity, a tengen schema no newer
+ * than this one), in one transaction.  The caller makes sure no server has
+ * db_path open (store_sqlite_in_use): a server's memory would no longer
+ * match its file.  0, or -1 with err. */
+int store_sqlite_restore(const char *backup_path, const char *db_path, store_copy_report *report,
+                         char *err, size_t errlen);
 /* A store that fails the n-th write (counting every write call and commit
  * from now, 1-based; 0: never) with "injected fault", passing everything
  * else to inner; for the fault-injection tests.  Takes inner. */

@@ -460,8 +460,10 @@ static const store_ops sqlite_ops = {
     sq_challenges_list, sq_idle,
 };
 
-/* Create the tables of a new file, or bring an older one to this version. */
-static int migrate(sqlite3 *db)
+/* Create the tables of a new file, or bring an older one to this version;
+ * *found is the version the file had: 0 for a new one, 1 for one with
+ * tables and no version (2323faa and before wrote none). */
+static int migrate(sqlite3 *db, int *found)
 {
     sqlite3_stmt *st;
     int version = 0;
@@ -476,6 +478,7 @@ static int migrate(sqlite3 *db)
         return -1;
     fresh = sqlite3_step(st) != SQLITE_ROW;
     sqlite3_finalize(st);
+    *found = fresh ? 0 : version < 1 ? 1 : version;
     if (version > STORE_SCHEMA_VERSION)
         return -2; /* written by a newer tengen */
     if (version == STORE_SCHEMA_VERSION)
@@ -502,7 +505,7 @@ static int migrate(sqlite3 *db)
     return rc == SQLITE_OK ? 0 : -1;
 }
 
-store *store_sqlite_open(const char *path, char *err, size_t errlen)
+static store *open_store(const char *path, int *found, char *err, size_t errlen)
 {
     sqlite_store *q = calloc(1, sizeof *q);
     if (!q) {
@@ -527,7 +530,7 @@ store *store_sqlite_open(const char *path, char *err, size_t errlen)
                      " PRAGMA journal_size_limit=8388608; PRAGMA wal_autocheckpoint=1000;",
                      NULL, NULL, NULL) != SQLITE_OK)
         goto fail;
-    int m = migrate(q->db);
+    int m = migrate(q->db, found);
     if (m == -2) {
         snprintf(err, errlen, "%s: written by a newer tengen (schema version above %d)", path,
                  STORE_SCHEMA_VERSION);
@@ -545,6 +548,22 @@ fail:
     snprintf(err, errlen, "%s: %s", path, q->db ? sqlite3_errmsg(q->db) : "cannot open");
     sq_close(&q->base);
     return NULL;
+}
+
+store *store_sqlite_open(const char *path, char *err, size_t errlen)
+{
+    int found;
+    return open_store(path, &found, err, errlen);
+}
+
+int store_sqlite_migrate(const char *path, int *before, int *after, char *err, size_t errlen)
+{
+    store *s = open_store(path, before, err, errlen);
+    if (!s)
+        return -1;
+    store_close(s);
+    *after = STORE_SCHEMA_VERSION;
+    return 0;
 }
 
 void store_game_clear(store_game *g)
