@@ -16,6 +16,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "server/server.h"
+#include "server/store.h"
 
 static const char serve_synopsis[] =
     "usage: tengen serve [options]\n\n"
@@ -23,7 +24,8 @@ static const char serve_synopsis[] =
     "rules (clock, illegal moves, stone removal, absence), every game kept.\n\n";
 static const char serve_epilogue[] =
     "Stop it with Ctrl-C or SIGTERM: games in progress are kept and resume at the\n"
-    "next start. The protocol for other clients is docs/protocol.md.\n\n"
+    "next start. The protocol for other clients is docs/protocol.md. Copies of the\n"
+    "database while it runs: tengen backup.\n\n"
     "A connection that stops answering is closed: it is pinged after\n"
     "TENGEN_WS_PING_S seconds without a pong (default 20) and closed after\n"
     "TENGEN_WS_HANGUP_S (default 60); its player then shows offline.\n";
@@ -132,6 +134,25 @@ static void raise_fd_limit(int want)
     }
 }
 
+/* --migrate-only */
+static int migrate(const char *db)
+{
+    char err[PATH_MAX + 256];
+    int before, after;
+    if (store_sqlite_migrate(db, &before, &after, err, sizeof err) != 0) {
+        fprintf(stderr, "tengen serve: %s\n", err);
+        return 1;
+    }
+    printf("tengen serve: %s: schema version %d", db, after);
+    if (before == 0)
+        printf(" (created)\n");
+    else if (before < after)
+        printf(" (migrated from %d)\n", before);
+    else
+        printf(" (up to date)\n");
+    return 0;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     static char db[PATH_MAX], self[PATH_MAX], tengen[PATH_MAX + 8];
@@ -142,6 +163,7 @@ int cmd_serve(int argc, char **argv)
     cfg.max_connections = 10000;
     cfg.max_connections_per_ip = 64;
     const char *db_option = NULL;
+    bool migrate_only = false;
     const cli_option options[] = {
         {"--listen", NULL, CLI_CALL, "ADDR:PORT", 0, 0, NULL, read_listen, "ADDR:PORT, the port 0..65535", &listen,
          "where to listen (default: 127.0.0.1:8080); for a club,\n"
@@ -167,6 +189,9 @@ int cmd_serve(int argc, char **argv)
          &cfg, "a reverse proxy in front (repeatable): a connection from it\n"
                "is the client named last in its X-Forwarded-For"},
         {"--quiet", "-q", CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &cfg.quiet, "print only the address and errors"},
+        {"--migrate-only", NULL, CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &migrate_only,
+         "create the database's tables or bring them to this version's\n"
+         "schema, print the schema version and exit (0, or 1 with why)"},
     };
     const cli_command cmd = {.name = "serve", .synopsis = serve_synopsis, .epilogue = serve_epilogue, .options = options,
                              .option_count = CLI_COUNT(options)};
@@ -185,6 +210,8 @@ int cmd_serve(int argc, char **argv)
         return 1;
     }
     cfg.db_path = db;
+    if (migrate_only)
+        return migrate(db);
     /* the built-in engine is this very program */
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) {
