@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# backup.sh — CTest entry for tests/js/serve/ops.js backup (issue 50): tengen backup
+# while tengen serve runs and players move (the copy whole, self-contained,
+# with the live players and games; dated copies kept with --keep), and
+# tengen backup --restore refused on the database a running server has
+# open, made once it is stopped, the games then served again.
+# Starts its own servers on free 127.0.0.1 ports with temporary databases;
+# reads them with python3's sqlite3.  Installs ws into tests/js/serve/node_modules
+# on first use.  Needs TENGEN_BIN and TENGEN_SOURCE_DIR (CTest sets both).
+set -euo pipefail
+
+: "${TENGEN_BIN:?TENGEN_BIN must name the tengen binary}"
+: "${TENGEN_SOURCE_DIR:?TENGEN_SOURCE_DIR must name the source tree}"
+js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
+
+command -v node >/dev/null || { echo "backup: node is not installed" >&2; exit 1; }
+python3 -c 'import sqlite3' || { echo "backup: python3 with its sqlite3 module is needed" >&2; exit 1; }
+if [ ! -f "$js_dir/node_modules/ws/package.json" ]; then
+    command -v npm >/dev/null || { echo "backup: npm is not installed" >&2; exit 1; }
+    (cd "$js_dir" && npm install --no-audit --no-fund --loglevel=error) >&2
+fi
+exec timeout 120 node "$js_dir/ops.js" backup "$TENGEN_BIN"
