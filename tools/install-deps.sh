@@ -5,8 +5,10 @@ set -euo pipefail
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+# file: cpack's Debian generator runs it before dpkg-shlibdeps; systemd: the
+# package test's systemd-analyze verify of the units
 for pkg in build-essential cmake pkg-config clang libclang-rt-14-dev libcmocka-dev libjansson-dev gnugo \
-           libwebsockets-dev libuv1-dev libsqlite3-dev libsodium-dev chromium "$@"; do
+           libwebsockets-dev libuv1-dev libsqlite3-dev libsodium-dev chromium file systemd "$@"; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 # Node.js and npm drive the GUI-compatibility tests (@sabaki/gtp, @sabaki/sgf);
