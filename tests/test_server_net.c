@@ -2,7 +2,7 @@
  * test_server_net.c — what the network layer checks, without a socket:
  * the bytes a client sends as wire.h follows them (request heads, their
  * limits, the switch to frames after an upgrade, an unmasked frame found
- * wherever reads split it), client addresses and the counts per address
+ * wherever reads split it), WebSocket keys and close codes, client addresses and the counts per address
  * (peers.h), and game.move's n as proto.h reads it.  The same faults are
  * tried over the wire by tests/js/serve/abuse.js.
  */
@@ -203,6 +203,32 @@ static void test_body_ends_the_following(void **state)
     assert_int_equal(wire_follow(&w, (unsigned char *)big, sizeof big, &good), WIRE_HEAD_TOO_LARGE);
 }
 
+static void test_websocket_key_and_close_codes(void **state)
+{
+    (void)state;
+    assert_true(wire_websocket_key_valid("dGhlIHNhbXBsZSBub25jZQ=="));
+    assert_true(wire_websocket_key_valid("AAAAAAAAAAAAAAAAAAAAAA=="));
+    assert_true(wire_websocket_key_valid("/////////////////////w=="));
+    const char *bad[] = {"", "abc", "AAAAAAAAAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAAAAAAAAB==",
+                         "AAAAAAAAAAAAAAAAAAAAA===", "AAAAAAAAAAAAAAAAAAAAAA=", "!AAAAAAAAAAAAAAAAAAAAA==",
+                         "AAAAAAAAAAAAAAAAAAAAAA==A", "AAAAAAAAAAAAAAAAAAAA AA=="};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_false(wire_websocket_key_valid(bad[i]));
+    unsigned char payload[4] = {0, 0, 'o', 'k'};
+    assert_true(wire_close_payload_valid(payload, 0));
+    assert_false(wire_close_payload_valid(payload, 1));
+    const unsigned valid[] = {1000, 1001, 1002, 1003, 1007, 1011, 1014, 3000, 4999};
+    const unsigned invalid[] = {0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000, 65535};
+    for (size_t i = 0; i < sizeof valid / sizeof *valid; i++) {
+        payload[0] = (unsigned char)(valid[i] >> 8), payload[1] = (unsigned char)valid[i];
+        assert_true(wire_close_payload_valid(payload, 4));
+    }
+    for (size_t i = 0; i < sizeof invalid / sizeof *invalid; i++) {
+        payload[0] = (unsigned char)(invalid[i] >> 8), payload[1] = (unsigned char)invalid[i];
+        assert_false(wire_close_payload_valid(payload, 2));
+    }
+}
+
 static void test_peer_parse_and_format(void **state)
 {
     (void)state;
@@ -323,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_head_lines_and_query_parts),
         cmocka_unit_test(test_upgrade_then_frames),
         cmocka_unit_test(test_body_ends_the_following),
+        cmocka_unit_test(test_websocket_key_and_close_codes),
         cmocka_unit_test(test_peer_parse_and_format),
         cmocka_unit_test(test_peer_client_trusts_only_proxies),
         cmocka_unit_test(test_peer_counts),

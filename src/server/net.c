@@ -361,19 +361,12 @@ static const refusal *body_refusal(struct lws *wsi)
     return strspn(first, "0") == strlen(first) ? NULL : &has_body;
 }
 
-/* Sec-WebSocket-Key (RFC 6455 §4.2.1): 16 bytes in base64, 24 characters
- * of which the last two are padding, the 22nd carrying no stray bits. */
+/* One Sec-WebSocket-Key, well formed. */
 static bool websocket_key_valid(struct lws *wsi)
 {
-    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     char key[32];
-    if (lws_hdr_total_length(wsi, WSI_TOKEN_KEY) != 24 ||
-        lws_hdr_fragment_length(wsi, WSI_TOKEN_KEY, 1) > 0 ||
-        lws_hdr_copy(wsi, key, sizeof key, WSI_TOKEN_KEY) != 24)
-        return false;
-    if (strspn(key, b64) != 22 || strcmp(key + 22, "==") != 0)
-        return false;
-    return (strchr(b64, key[21]) - b64) % 16 == 0;
+    return lws_hdr_fragment_length(wsi, WSI_TOKEN_KEY, 1) == 0 &&
+           lws_hdr_copy(wsi, key, sizeof key, WSI_TOKEN_KEY) > 0 && wire_websocket_key_valid(key);
 }
 
 /* The Origin, when a browser sends one, must be this server as the client
@@ -424,18 +417,6 @@ static const refusal *handshake_refusal(net *n, struct lws *wsi, const char *upg
     if (peer_counts_get(n->per_address, &client) >= n->max_per_address)
         return &crowded;
     return NULL;
-}
-
-/* RFC 6455 §7.4: the codes a peer may send in a close frame. */
-static bool close_code_valid(const unsigned char *payload, size_t len)
-{
-    if (len == 0)
-        return true;
-    if (len == 1)
-        return false;
-    unsigned code = (unsigned)payload[0] << 8 | payload[1];
-    return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) ||
-           (code >= 3000 && code <= 4999);
 }
 
 /* ---- HTTP ------------------------------------------------------------------ */
@@ -660,7 +641,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         return ws_writeable(c, wsi);
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-        if (!close_code_valid(in, len)) {
+        if (!wire_close_payload_valid(in, len)) {
             lws_close_reason(wsi, LWS_CLOSE_STATUS_PROTOCOL_ERR, (unsigned char *)"invalid close code", 18);
             return -1;
         }

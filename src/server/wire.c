@@ -4,7 +4,8 @@
  * followed by frames, a head announcing a body ends the following, since
  * net.c refuses bodies and closes), then WebSocket frame headers (each
  * must carry the mask bit; payloads are skipped).  And the recv() that puts
- * this in lws 4.1's way.
+ * this in lws 4.1's way.  Also the two handshake and close-frame checks
+ * net.c makes, as plain functions.
  */
 #undef _FORTIFY_SOURCE /* recv() is defined here, not wrapped */
 #include "wire.h"
@@ -155,6 +156,26 @@ wire_verdict wire_follow(wire_state *w, const unsigned char *bytes, size_t n, si
     }
     *good = n;
     return WIRE_PASS;
+}
+
+bool wire_websocket_key_valid(const char *key)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    if (strlen(key) != 24 || strspn(key, b64) != 22 || strcmp(key + 22, "==") != 0)
+        return false;
+    /* the last character holds 2 bits of the 16th byte and 4 of padding */
+    return (strchr(b64, key[21]) - b64) % 16 == 0;
+}
+
+bool wire_close_payload_valid(const unsigned char *payload, size_t len)
+{
+    if (len == 0)
+        return true;
+    if (len == 1)
+        return false;
+    unsigned code = (unsigned)payload[0] << 8 | payload[1];
+    return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) ||
+           (code >= 3000 && code <= 4999);
 }
 
 /* ---- the guard ---------------------------------------------------------- */

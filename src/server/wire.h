@@ -63,6 +63,13 @@ wire_verdict wire_follow(wire_state *w, const unsigned char *bytes, size_t n, si
 /* The last complete head asked for a WebSocket: what follows is frames. */
 bool wire_reads_frames(const wire_state *w);
 
+/* RFC 6455 §4.2.1: a Sec-WebSocket-Key is 16 bytes in base64 (24
+ * characters, the last two padding). */
+bool wire_websocket_key_valid(const char *key);
+/* RFC 6455 §7.4: a close frame's payload is empty, or a code a peer may
+ * send (1000-1003, 1007-1014, 3000-4999) and a reason. */
+bool wire_close_payload_valid(const unsigned char *payload, size_t len);
+
 /* ---- the guard ---------------------------------------------------------- */
 
 /* A client frame was unmasked on conn (the pointer given to
