@@ -8,7 +8,9 @@
 // --seconds, and prints: connections open, moves/s achieved, the latency
 // from a move sent to its `ok` and to the opponent's (and the spectators')
 // `game.move` (p50/p99/max), the server's CPU per move (utime+stime from
-// /proc/PID/stat over the play phase) and its RSS.  It stops by itself.
+// /proc/PID/stat over the play phase), how long its loop and this client
+// waited for a CPU (schedstat) and its RSS.  It stops by itself.  What it
+// shares with soak.js is in client.js.
 //
 // Usage (see README.md; the hard fd limit, ulimit -Hn, must allow N+64 files):
 //   node load.js --server build/tengen [--connections 2000] [--games 500] [--rate 1000] [--seconds 20]
@@ -16,12 +18,11 @@
 'use strict'
 
 const fs = require('fs')
-const net = require('net')
-const os = require('os')
-const path = require('path')
-const {spawn, execFileSync} = require('child_process')
 const {performance} = require('perf_hooks')
-const WebSocket = require('ws')
+const {die, sleep, checkLoopback, checkFdLimit, checkServerFdLimit, CLK_TCK, procStat, procMem,
+  schedstat, loadAverage, summary, fmt, pool, startServer: startServerAt, Conn} = require('./client')
+// the tests' board helpers: vertices, and a move surely legal for a random player
+const {vertexOf, safeMove} = require('../../tests/js/serve/board')
 
 // ---- options -----------------------------------------------------------------
 
@@ -68,168 +69,13 @@ function parseArgs(argv) {
   return o
 }
 
-function die(msg) {
-  console.error(msg)
-  process.exit(2)
-}
-
 const opt = parseArgs(process.argv.slice(2))
-
-// Every byte of this stays on the machine.
-function checkLoopback(url) {
-  let u
-  try { u = new URL(url) } catch (e) { die(`bad --url ${url}`) }
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname)) die(`--url must be on 127.0.0.1 (loopback only): ${url}`)
-  if (!/^wss?:$/.test(u.protocol)) die(`--url must be ws://: ${url}`)
-  return u
-}
-
-// ---- the process limits and /proc ------------------------------------------
-
-function fdLimit() {
-  try {
-    const m = /Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/.exec(fs.readFileSync('/proc/self/limits', 'utf8'))
-    return {soft: m[1] === 'unlimited' ? Infinity : Number(m[1]), hard: m[2] === 'unlimited' ? Infinity : Number(m[2])}
-  } catch (e) {
-    return {soft: Infinity, hard: Infinity}
-  }
-}
-
-let CLK_TCK = 100
-try { CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100 } catch (e) { /* 100 */ }
-
-function procStat(pid) {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ')
-    // fields after the command: state(3) ... utime(14) stime(15), counted from 1
-    return {utime: Number(f[11]), stime: Number(f[12]), threads: Number(f[17])}
-  } catch (e) {
-    return null
-  }
-}
-
-function procMem(pid) {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-    const kb = k => { const m = new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(s); return m ? Number(m[1]) : null }
-    return {rssKb: kb('VmRSS'), hwmKb: kb('VmHWM')}
-  } catch (e) {
-    return null
-  }
-}
-
-// ---- helpers -------------------------------------------------------------------
-
-const sleep = ms => new Promise(resolve => setTimeout(resolve, ms))
-// the tests' board helpers: vertices, and a move surely legal for a random player
-const {vertexOf, safeMove} = require('../../tests/js/serve/board')
-
-function percentile(sorted, p) {
-  if (!sorted.length) return NaN
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p / 100 * sorted.length) - 1))]
-}
-
-function summary(arr) {
-  const s = Float64Array.from(arr).sort()
-  return {n: s.length, p50: percentile(s, 50), p99: percentile(s, 99), max: s.length ? s[s.length - 1] : NaN}
-}
-
-const fmt = x => (Number.isFinite(x) ? x.toFixed(2) : '-')
-
-// Runs fn over items, at most `limit` at a time.
-async function pool(items, limit, fn) {
-  let next = 0
-  async function worker() {
-    while (next < items.length) {
-      const i = next++
-      await fn(items[i], i)
-    }
-  }
-  await Promise.all(Array.from({length: Math.min(limit, items.length)}, worker))
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => { const {port} = srv.address(); srv.close(() => resolve(port)) })
-  })
-}
-
-// ---- a connection -----------------------------------------------------------------
-
-class Conn {
-  constructor(url, index) {
-    this.url = url
-    this.index = index
-    this.ws = null
-    this.pending = new Map()
-    this.nextId = 1
-    this.open = false
-    this.closedCode = null
-    this.onEvent = null
-    this.user = null
-  }
-
-  connect(timeoutMs = 10000) {
-    return new Promise((resolve, reject) => {
-      // each connection from an address of its own in 127/8, as players come from
-      // their own machines: the server's limits are per address
-      const localAddress = `127.1.${(this.index >> 8) & 255}.${(this.index & 255) || 1}`
-      const ws = new WebSocket(this.url, {perMessageDeflate: false, handshakeTimeout: timeoutMs, localAddress})
-      this.ws = ws
-      let done = false
-      const timer = setTimeout(() => { if (!done) { done = true; ws.terminate(); reject(new Error('no welcome')) } }, timeoutMs)
-      ws.on('message', data => {
-        let m
-        try { m = JSON.parse(data.toString()) } catch (e) { return }
-        if (!done && m.type === 'welcome') { done = true; clearTimeout(timer); this.open = true; resolve(this); return }
-        if ((m.type === 'ok' || m.type === 'error') && this.pending.has(m.id)) {
-          const p = this.pending.get(m.id)
-          this.pending.delete(m.id)
-          p(m)
-          return
-        }
-        if (this.onEvent) this.onEvent(m)
-      })
-      ws.on('close', code => {
-        this.open = false
-        this.closedCode = code
-        stats.closed++
-        for (const [, p] of this.pending) p({type: 'error', code: 'closed'})
-        this.pending.clear()
-        if (!done) { done = true; clearTimeout(timer); reject(new Error(`closed ${code}`)) }
-      })
-      ws.on('error', e => { if (!done) { done = true; clearTimeout(timer); reject(e) } })
-      ws.on('unexpected-response', (req, res) => { res.resume(); if (!done) { done = true; clearTimeout(timer); reject(new Error(`HTTP ${res.statusCode}`)) } })
-    })
-  }
-
-  request(type, fields = {}, timeoutMs = 15000) {
-    const id = this.nextId++
-    return new Promise(resolve => {
-      if (!this.open) { resolve({type: 'error', code: 'closed'}); return }
-      const timer = setTimeout(() => { this.pending.delete(id); resolve({type: 'error', code: 'timeout'}) }, timeoutMs)
-      this.pending.set(id, m => { clearTimeout(timer); resolve(m) })
-      this.ws.send(JSON.stringify(Object.assign({type, id}, fields)))
-    })
-  }
-
-  // A request for the play phase: the callback gets the answer (no timer).
-  send(type, fields, cb) {
-    const id = this.nextId++
-    this.pending.set(id, cb)
-    this.ws.send(JSON.stringify(Object.assign({type, id}, fields)))
-  }
-}
 
 // ---- the run -------------------------------------------------------------------
 
 const stats = {closed: 0, sent: 0, acked: 0, illegal: 0, errors: {}, behind: 0}
 const lat = {ack: [], opp: [], spec: []}
-let serverChild = null
-let tmp = null
+let server = null  // the server load.js started (client.js startServer)
 let phase = 'setup'
 
 function countError(code) {
@@ -237,64 +83,27 @@ function countError(code) {
 }
 
 function cleanup() {
-  if (serverChild && serverChild.exitCode === null) { try { process.kill(serverChild.pid, 'SIGKILL') } catch (e) { /* gone */ } }
-  if (tmp) { try { fs.rmSync(tmp, {recursive: true, force: true}) } catch (e) { /* left */ } }
+  if (server) {
+    server.kill()
+    try { fs.rmSync(server.tmp, {recursive: true, force: true}) } catch (e) { /* left */ }
+  }
 }
 process.on('exit', cleanup)
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { console.log(`# ${sig}: stopping`); process.exit(130) })
 
-async function startServer() {
-  const port = await freePort()
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tengen-load-'))
-  const db = opt.db || path.join(tmp, 'load.db')
-  const want = opt.connections + 1000
-  // Raise the server's own fd limit as far as the hard limit allows.
-  serverChild = spawn('sh', ['-c', `ulimit -n ${want} 2>/dev/null || ulimit -n hard 2>/dev/null; exec "$0" "$@"`,
-    opt.server, 'serve', '--listen', `127.0.0.1:${port}`, '--db', db], {stdio: ['ignore', 'pipe', 'pipe']})
-  let out = ''
-  const onData = d => { out += d.toString(); if (out.length > 100000) out = out.slice(-50000) }
-  serverChild.stdout.on('data', onData)
-  serverChild.stderr.on('data', onData)
-  const deadline = Date.now() + 15000
-  while (Date.now() < deadline) {
-    if (serverChild.exitCode !== null || serverChild.signalCode) die(`the server exited: ${out.slice(-2000)}`)
-    if (out.includes(`127.0.0.1:${port}`)) {
-      const ok = await new Promise(resolve => {
-        const s = net.connect(port, '127.0.0.1', () => { s.end(); resolve(true) })
-        s.on('error', () => resolve(false))
-      })
-      if (ok) break
-    }
-    await sleep(50)
-  }
-  if (Date.now() >= deadline) die(`the server did not start: ${out.slice(-2000)}`)
-  serverChild.output = () => out
-  return {url: `ws://127.0.0.1:${port}/ws`, pid: serverChild.pid}
-}
-
 async function main() {
   const started = performance.now()
-  const lim = fdLimit()
-  if (lim.soft < opt.connections + 64) {
-    const want = Math.max(65536, opt.connections + 1024)
-    die(`this process may open ${lim.soft} files; ${opt.connections} connections need more.\n` +
-      (lim.hard >= opt.connections + 64
-        ? `Raise the limit first: ulimit -n ${Math.min(lim.hard, want)}`
-        : `The hard limit is ${lim.hard}: raise it as root (ulimit -Hn ${want}, or limits.conf), or use at most --connections ${Math.max(0, lim.hard - 64)}`))
-  }
+  checkFdLimit(opt.connections)
   let url = opt.url
   let pid = opt.pid
   if (opt.server) {
-    const s = await startServer()
-    url = s.url
-    pid = s.pid
+    server = await startServerAt({server: opt.server, db: opt.db, connections: opt.connections, prefix: 'tengen-load-'})
+    url = server.url
+    pid = server.pid
     console.log(`# started ${opt.server} serve on ${url} (pid ${pid})`)
   }
   checkLoopback(url)
-  if (pid) {
-    const l = (() => { try { return /Max open files\s+(\d+|unlimited)/.exec(fs.readFileSync(`/proc/${pid}/limits`, 'utf8'))[1] } catch (e) { return '?' } })()
-    if (l !== '?' && l !== 'unlimited' && Number(l) < opt.connections + 64) console.log(`# warning: the server (pid ${pid}) may open only ${l} files; start it under ulimit -n ${opt.connections + 1024}`)
-  }
+  if (pid) checkServerFdLimit(pid, opt.connections)
   const perPlayer = opt.rate / (2 * opt.games)
   if (perPlayer > 15) console.log(`# warning: ${perPlayer.toFixed(1)} moves/s per player; the server allows 20 messages/s per connection; use more --games`)
   console.log(`# ${opt.connections} connections, ${opt.games} games (${2 * opt.games} players, ${opt.connections - 2 * opt.games} spectators), ${opt.size}x${opt.size}, ${opt.rate} moves/s for ${opt.seconds} s`)
@@ -309,7 +118,7 @@ async function main() {
 
   // 1. Connections, in batches.
   phase = 'connect'
-  const conns = Array.from({length: opt.connections}, (_, i) => new Conn(url, i))
+  const conns = Array.from({length: opt.connections}, (_, i) => new Conn(url, i, {onClose: () => { stats.closed++ }}))
   let t0 = performance.now()
   let failedOpen = 0
   const openErrors = {}
@@ -414,6 +223,7 @@ async function main() {
 
   // 5. Play, paced.
   const cpu0 = pid ? procStat(pid) : null
+  const sched0 = {server: pid ? schedstat(pid) : null, client: schedstat(process.pid)}
   const playStart = performance.now()
   phase = 'play'
   let issued = 0
@@ -484,15 +294,14 @@ async function main() {
   while (games.some(g => g.busy && !g.done) && performance.now() < drainEnd) await sleep(20)
   phase = 'done'
   const cpu1 = pid ? procStat(pid) : null
+  const sched1 = {server: pid ? schedstat(pid) : null, client: schedstat(process.pid)}
 
-  report(pid, {cpu0, cpu1, playMs, ackedInPlay, openAtStart: openConns.length, connectMs, games: games.length}, conns)
+  report(pid, {cpu0, cpu1, sched0, sched1, playMs, ackedInPlay, openAtStart: openConns.length, connectMs, games: games.length}, conns)
   for (const c of conns) if (c.ws) c.ws.terminate()
   clearTimeout(hardStop)
-  if (serverChild) {
-    const alive = serverChild.exitCode === null && !serverChild.signalCode
-    if (!alive) console.log(`# the server died during the run: ${serverChild.output().slice(-2000)}`)
-    try { process.kill(serverChild.pid, 'SIGTERM') } catch (e) { /* gone */ }
-    await Promise.race([new Promise(r => serverChild.on('exit', r)), sleep(3000)])
+  if (server) {
+    if (!server.alive()) console.log(`# the server died during the run: ${server.output().slice(-2000)}`)
+    await server.stop(3000)
   }
   process.exit(0)
 }
@@ -520,6 +329,11 @@ function report(pid, r, conns) {
     console.log(`server CPU:           ${(us / 1000).toFixed(0)} ms over the play phase = ${(us / moves).toFixed(1)} us/move (${(100 * us / 1000 / r.playMs).toFixed(1)}% of a core; ${CLK_TCK} ticks/s), ${r.cpu1.threads} threads`)
   } else if (!pid) {
     console.log('server CPU:           - (give --pid or --server)')
+  }
+  if (r && r.sched0 && r.sched1) {
+    // on a shared machine: how long the server's main thread (its loop) and this client waited for a CPU
+    const wait = k => (r.sched0[k] && r.sched1[k] ? `${((r.sched1[k].waitNs - r.sched0[k].waitNs) / 1e6 / (r.playMs / 1000)).toFixed(0)} ms/s` : '-')
+    console.log(`waiting for a CPU:    the server's loop ${wait('server')}, this client ${wait('client')} (load average ${loadAverage()})`)
   }
   if (pid) {
     const m = procMem(pid)
