@@ -165,7 +165,7 @@ client *client_by_id(server *s, int64_t id)
 
 /* ---- addresses ---------------------------------------------------------------- */
 
-static int64_t address_key(const char *text)
+int64_t address_key(const char *text)
 {
     uint64_t h = 1469598103934665603ull;
     for (const char *p = text; *p; p++)
@@ -409,7 +409,9 @@ server *server_new(const server_config *cfg, char *err, size_t errlen)
     net_callbacks cb = {s, on_open, on_message, on_closed, http_answer, on_wake, on_stopping,
                         before_wait};
     s->net = net_new(cfg->listen_addr, cfg->port, cfg->max_connections, &cb, err, errlen);
-    if (!s->net) {
+    net_options no = {cfg->ws_ping_s, cfg->ws_hangup_s, cfg->max_connections_per_ip,
+                      cfg->trusted_proxies, cfg->trusted_proxy_count};
+    if (!s->net || net_set_options(s->net, &no, err, errlen) != 0) {
         store_close(writer);
         store_close(reader);
         goto fail;

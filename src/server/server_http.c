@@ -329,9 +329,9 @@ void http_answer(void *ctx, const char *path, const char *query, net_http_respon
         return metrics(s, out);
     if (strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0) {
         /* the API reads the store (short, indexed reads, and finished games'
-         * stored states, never a replay): a budget a second */
-        address *a = address_of(s, 0x41504931); /* one budget until requests carry their address */
-        if (!a || !take_token(&a->api, server_now_ms(), 100, 200))
+         * stored states, never a replay): a budget an address */
+        address *a = address_of(s, address_key(out->client ? out->client : ""));
+        if (!a || !take_token(&a->api, server_now_ms(), 20, 60))
             return respond_error(out, 429, "rate_limited", "too many API requests: slow down");
         api(s, path, query, out);
         s->api_db->ops->idle(s->api_db);

@@ -222,6 +222,8 @@ void reply_error(client *c, const proto_request *rq, const char *code, const cha
 void lobby_broadcast(server *s, json_t *msg, uint64_t dep);     /* steals msg */
 client *client_by_id(server *s, int64_t id);
 address *address_of(server *s, int64_t key);
+/* The key of an address's text. */
+int64_t address_key(const char *text);
 /* Process what a client's inbox held while it waited for a session job. */
 void client_resume(server *s, client *c);
 
