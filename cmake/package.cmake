@@ -9,6 +9,13 @@
 # shared library serves only programs built against it, and its ABI is
 # 0.x, not yet one that other packages could depend on version by version.
 # The split is for when it is.
+#
+# lintian 2.116 (bookworm) on it, and the answers: bogus-mail-host (set
+# TENGEN_PACKAGE_MAINTAINER); no-copyright-file and no-changelog (the
+# project has chosen no licence yet to state in a copyright file);
+# link-to-shared-library-in-wrong-package, package-name-doesnt-match-sonames
+# and pkg-config-unavailable-for-cross-compilation (one package, above;
+# lib/, not the multiarch folder, so that tengen.pc stays relocatable).
 
 # Manual pages from the program's own --help (cmake/man_page.sh), built
 # with it; not where the program cannot run here (sanitizers, fuzzing,
@@ -62,7 +69,9 @@ tengen backup copies its database while it runs); tengen gtp speaks GTP
 to Go programs; tengen match referees engine matches; tengen play plays
 in the terminal.  Also libtengen, its headers, pkg-config and CMake files.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SECTION games)
+# net: what it installs is a network service (lintian: a package of section
+# games keeps its programs in /usr/games)
+set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # Depends from the libraries the program and libtengen link (dpkg-shlibdeps)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
