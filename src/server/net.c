@@ -67,6 +67,13 @@ struct net_conn {
     /* an HTTP response being written */
     char *body;
     size_t body_len, body_sent;
+    /* a response deferred (net_http_defer), then its head waiting to be written */
+    struct net_http_pending *pending;
+    bool head_due;
+    int status;
+    const char *content_type;
+    bool cache;
+    char disposition[128];
     /* who the client is (a WebSocket's, from its handshake) */
     peer_addr client;
     bool counted;            /* in net->per_address */
@@ -421,6 +428,95 @@ static const refusal *handshake_refusal(net *n, struct lws *wsi, const char *upg
 
 /* ---- HTTP ------------------------------------------------------------------ */
 
+struct net_http_pending {
+    net_conn *c;
+    bool closed;             /* the connection went first */
+};
+
+net_http_pending *net_http_defer(net_http_response *out)
+{
+    net_conn *c = out->conn;
+    if (!c || c->pending)
+        return NULL;
+    net_http_pending *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->c = c;
+    c->pending = p;
+    out->deferred = true;
+    return p;
+}
+
+/* The response's head, then its body as the socket takes it. */
+static int http_head(net_conn *c, struct lws *wsi)
+{
+    unsigned char headers[LWS_PRE + 1024];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
+    c->head_due = false;
+    if (lws_add_http_common_headers(wsi, (unsigned)c->status, c->content_type, c->body_len, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                    (const unsigned char *)"nosniff", 7, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)(c->cache ? "max-age=60" : "no-store"),
+                                    c->cache ? 10 : 8, &p, end) ||
+        (c->disposition[0] &&
+         lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
+                                     (const unsigned char *)c->disposition,
+                                     (int)strlen(c->disposition), &p, end)) ||
+        lws_finalize_write_http_header(wsi, start, &p, end)) {
+        free(c->body);
+        c->body = NULL;
+        return -1;
+    }
+    c->body_sent = 0;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+/* Keep a response on its connection (a 404 where the server gave none). */
+static int http_take(net_conn *c, net_http_response *r)
+{
+    if (r->status == 0) {
+        free(r->body);
+        static const char nf[] = "{\"error\":\"not_found\",\"message\":\"no such page\"}";
+        r->status = 404;
+        r->content_type = "application/json";
+        r->body = malloc(sizeof nf);
+        if (!r->body)
+            return -1;
+        memcpy(r->body, nf, sizeof nf);
+        r->length = sizeof nf - 1;
+    }
+    free(c->body);
+    c->body = r->body;
+    c->body_len = r->length;
+    c->status = r->status;
+    c->content_type = r->content_type;
+    c->cache = r->cache;
+    snprintf(c->disposition, sizeof c->disposition, "%s", r->disposition ? r->disposition : "");
+    return 0;
+}
+
+void net_http_finish(net_http_pending *p, net_http_response *r)
+{
+    if (!p)
+        return;
+    if (p->closed) {
+        free(r->body);
+        free(p);
+        return;
+    }
+    net_conn *c = p->c;
+    c->pending = NULL;
+    free(p);
+    if (http_take(c, r) != 0) {
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        return;
+    }
+    c->head_due = true;
+    lws_callback_on_writable(c->wsi);
+}
+
 static int http_request(net *n, net_conn *c, struct lws *wsi, const char *path)
 {
     char query[256] = "";
@@ -428,41 +524,14 @@ static int http_request(net *n, net_conn *c, struct lws *wsi, const char *path)
         lws_hdr_copy(wsi, query, sizeof query, WSI_TOKEN_HTTP_URI_ARGS);
     char client[NET_ADDRESS_MAX];
     peer_format(&c->client, client, sizeof client);
-    net_http_response r = {0, NULL, NULL, 0, NULL, false, client};
+    net_http_response r = {0, NULL, NULL, 0, NULL, false, client, c, false};
     if (lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0)
         n->cb.http(n->cb.ctx, path, query, &r);
-    if (r.status == 0) {
-        free(r.body);
-        static const char nf[] = "{\"error\":\"not_found\",\"message\":\"no such page\"}";
-        r.status = 404;
-        r.content_type = "application/json";
-        r.body = malloc(sizeof nf);
-        if (!r.body)
-            return -1;
-        memcpy(r.body, nf, sizeof nf);
-        r.length = sizeof nf - 1;
-    }
-    unsigned char headers[LWS_PRE + 1024];
-    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
-    if (lws_add_http_common_headers(wsi, (unsigned)r.status, r.content_type, r.length, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
-                                    (const unsigned char *)"nosniff", 7, &p, end) ||
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                    (const unsigned char *)(r.cache ? "max-age=60" : "no-store"),
-                                    r.cache ? 10 : 8, &p, end) ||
-        (r.disposition &&
-         lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
-                                     (const unsigned char *)r.disposition,
-                                     (int)strlen(r.disposition), &p, end)) ||
-        lws_finalize_write_http_header(wsi, start, &p, end)) {
-        free(r.body);
+    if (r.deferred)
+        return 0; /* net_http_finish comes later */
+    if (http_take(c, &r) != 0)
         return -1;
-    }
-    c->body = r.body;
-    c->body_len = r.length;
-    c->body_sent = 0;
-    lws_callback_on_writable(wsi);
-    return 0;
+    return http_head(c, wsi);
 }
 
 static int http_writeable(net_conn *c, struct lws *wsi)
@@ -581,7 +650,7 @@ static void on_unmasked(void *wsi) { lws_callback_on_writable(wsi); }
 static bool may_answer(void *wsi)
 {
     net_conn *c = lws_wsi_user(wsi);
-    return !lws_partial_buffered(wsi) && !(c && !c->is_ws && c->body);
+    return !lws_partial_buffered(wsi) && !(c && !c->is_ws && (c->body || c->pending || c->head_due));
 }
 
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -609,12 +678,19 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: /* the same, on any way lws has to a WebSocket */
         return handshake_refusal(n, wsi, "websocket") ? 1 : 0;
     case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (c->head_due)
+            return http_head(c, wsi);
         return c->body ? http_writeable(c, wsi) : 0;
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
     case LWS_CALLBACK_CLOSED_HTTP:
         if (c && !c->is_ws) {
             free(c->body);
             c->body = NULL;
+            c->head_due = false;
+            if (c->pending) { /* answered later into nothing */
+                c->pending->closed = true;
+                c->pending = NULL;
+            }
         }
         break;
     case LWS_CALLBACK_ESTABLISHED:

@@ -35,7 +35,18 @@ typedef struct net_http_response {
     const char *disposition;   /* Content-Disposition, or NULL */
     bool cache;                /* static files may be cached briefly */
     const char *client;        /* in: the client's address, as net_conn_peer gives it */
+    net_conn *conn;            /* in: net's own (net_http_defer) */
+    bool deferred;             /* net_http_defer was called */
 } net_http_response;
+
+/* In the http callback: the answer will come later, from the loop thread,
+ * by net_http_finish (the store is read off the loop first).  NULL when
+ * out of memory: then answer at once. */
+typedef struct net_http_pending net_http_pending;
+net_http_pending *net_http_defer(net_http_response *out);
+/* Send a deferred answer (net takes r->body and copies the other texts); a
+ * connection closed meanwhile is not answered. */
+void net_http_finish(net_http_pending *p, net_http_response *r);
 
 typedef struct net_callbacks {
     void *ctx;

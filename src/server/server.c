@@ -520,6 +520,8 @@ void server_free(server *s)
         collect(s);
     }
     store_async_free(s->db);
+    if (s->net)
+        http_release_all(s);
     net_timer_free(s->lag_timer);
     net_timer_free(s->sweep_timer);
     net_free(s->net);

@@ -927,29 +927,34 @@ typedef struct read_job {
     stored_game_fn fn;
 } read_job;
 
+int stored_state_text(store *db, int64_t game, char **state)
+{
+    *state = NULL;
+    int found = db->ops->game_state(db, game, state);
+    if (found != 1)
+        return found;
+    /* finished before the state was kept (or unfinished): replayed */
+    store_game g;
+    found = db->ops->game_get(db, game, &g);
+    if (found != 0)
+        return found;
+    room *r = replay(db, &g, NULL);
+    store_game_clear(&g);
+    if (!r)
+        return -1;
+    json_t *st = room_state_json(r, TG_EMPTY, r->last_at);
+    json_object_del(st, "you");
+    *state = json_dumps(st, JSON_COMPACT);
+    json_decref(st);
+    room_free(r);
+    return *state ? 0 : -1;
+}
+
 static int run_read(store *db, store_job *job)
 {
     read_job *j = (read_job *)job;
-    j->r.found = db->ops->game_state(db, j->r.game, &j->r.state);
-    if (j->r.found != 1)
-        return j->r.found < 0 ? -1 : 0;
-    /* finished before the state was kept (or unfinished): replayed */
-    store_game g;
-    j->r.found = db->ops->game_get(db, j->r.game, &g);
-    if (j->r.found != 0)
-        return j->r.found < 0 ? -1 : 0;
-    room *r = replay(db, &g, NULL);
-    store_game_clear(&g);
-    if (!r) {
-        j->r.found = -1;
-        return -1;
-    }
-    json_t *state = room_state_json(r, TG_EMPTY, r->last_at);
-    json_object_del(state, "you");
-    j->r.state = json_dumps(state, JSON_COMPACT);
-    json_decref(state);
-    room_free(r);
-    return j->r.state ? 0 : -1;
+    j->r.found = stored_state_text(db, j->r.game, &j->r.state);
+    return j->r.found < 0 ? -1 : 0;
 }
 
 static void read_done(void *ctx, store_job *job)

@@ -154,41 +154,6 @@ static json_t *stored_summary(const store_game *g)
     return j;
 }
 
-static json_t *finished_games(server *s, int64_t user, int limit)
-{
-    json_t *a = json_array();
-    store_game *games = NULL;
-    int count = 0;
-    if (s->api_db->ops->games_list(s->api_db, true, user, limit, &games, &count) == 0)
-        for (int i = 0; i < count; i++) {
-            if (user > 0 && !games[i].finished)
-                continue;
-            json_t *j = stored_summary(&games[i]);
-            if (j)
-                json_array_append_new(a, j);
-        }
-    store_games_free(games, count);
-    return a;
-}
-
-/* A finished game for the API: the cache, else its stored final state. */
-static json_t *finished_state(server *s, int64_t id)
-{
-    const char *cached = cache_get(s, id);
-    char *text = NULL;
-    json_error_t e;
-    if (cached)
-        return json_loads(cached, 0, &e);
-    if (s->api_db->ops->game_state(s->api_db, id, &text) != 0 || !text) {
-        free(text);
-        return NULL;
-    }
-    cache_put(s, id, text);
-    json_t *state = json_loads(text, 0, &e);
-    free(text);
-    return state;
-}
-
 static void metrics_histogram(char **buf, size_t *len, const char *name, const char *help,
                               const histogram *h)
 {
@@ -259,67 +224,288 @@ static void metrics(server *s, net_http_response *out)
     respond(out, body ? 200 : 500, "text/plain; version=0.0.4; charset=utf-8", body);
 }
 
-static void api(server *s, const char *path, const char *query, net_http_response *out)
+/* ---- the API, read off the loop ----------------------------------------------------- */
+
+typedef enum api_kind { A_GAMES, A_GAME, A_SGF, A_PLAYER } api_kind;
+
+typedef struct api_job {
+    store_job job;
+    net_http_pending *pending;
+    api_kind kind;
+    int64_t id;
+    char name[64];
+    int limit;
+    json_t *games;           /* A_GAMES: the live games (from memory), then the finished */
+    /* the answer */
+    int status;
+    char *body;
+    const char *content_type;
+    char disposition[96];
+    uint64_t dep;            /* what it shows of memory is durable once this epoch is */
+    int64_t user;            /* A_PLAYER: the account found */
+    store_user u;
+    struct api_job *next;
+} api_job;
+
+static void api_free(api_job *j)
 {
-    const char *rest;
-    if (strcmp(path, "/api/games") == 0) {
-        bool live = !strstr(query, "state=finished"), finished = !strstr(query, "state=live");
-        json_t *list = live ? game_summaries(s) : json_array();
-        if (finished) {
-            json_t *done = finished_games(s, 0, 200);
-            json_array_extend(list, done);
-            json_decref(done);
-        }
-        return respond_json(out, 200, json_pack("{s:o}", "games", list));
+    json_decref(j->games);
+    free(j->body);
+    free(j);
+}
+
+static void api_json(api_job *j, int status, json_t *body)
+{
+    free(j->body);
+    j->body = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    j->status = j->body ? status : 500;
+    j->content_type = "application/json";
+}
+
+static void api_error(api_job *j, int status, const char *code, const char *message)
+{
+    api_json(j, status, json_pack("{s:s, s:s}", "error", code, "message", message));
+}
+
+/* Finished games' summaries, appended to a. */
+static int list_finished(store *db, int64_t user, int limit, json_t *a)
+{
+    store_game *games = NULL;
+    int count = 0;
+    int rc = db->ops->games_list(db, true, user, limit, &games, &count);
+    for (int i = 0; rc == 0 && i < count; i++) {
+        if (user > 0 && !games[i].finished)
+            continue;
+        json_t *j = stored_summary(&games[i]);
+        if (j)
+            json_array_append_new(a, j);
     }
-    if (strncmp(path, "/api/games/", 11) == 0) {
-        int64_t id = path_id(path + 11, &rest);
-        live *lv = id > 0 ? live_get(s, id) : NULL;
-        if (id > 0 && strcmp(rest, "") == 0) {
-            json_t *state = lv ? game_state_public(s, lv) : finished_state(s, id);
-            if (state)
-                return respond_json(out, 200, json_pack("{s:o}", "game", state));
-        } else if (id > 0 && strcmp(rest, "/sgf") == 0) {
-            char *sgf = NULL;
-            if (lv)
-                sgf = game_sgf_live(lv);
-            else if (s->api_db->ops->game_sgf(s->api_db, id, &sgf) != 0 || !sgf || !sgf[0]) {
-                free(sgf);
-                sgf = NULL;
-            }
-            if (sgf) {
-                static char disposition[64];
-                snprintf(disposition, sizeof disposition,
-                         "attachment; filename=\"tengen-%lld.sgf\"", (long long)id);
-                respond(out, 200, "application/x-go-sgf; charset=utf-8", sgf);
-                out->disposition = disposition;
-                return;
-            }
-        } else {
-            return respond_error(out, 400, "bad_request", "a game is /api/games/ID[/sgf]");
+    store_games_free(games, count);
+    return rc;
+}
+
+/* On the reader thread. */
+static int api_run(store *db, store_job *job)
+{
+    api_job *j = (api_job *)job;
+    switch (j->kind) {
+    case A_GAMES:
+        if (list_finished(db, 0, j->limit, j->games) != 0)
+            return -1;
+        api_json(j, 200, json_pack("{s:O}", "games", j->games));
+        return 0;
+    case A_GAME: {
+        char *state = NULL;
+        int found = stored_state_text(db, j->id, &state);
+        if (found < 0)
+            return -1;
+        if (found == 1) {
+            api_error(j, 404, "not_found", "no such game");
+            return 0;
         }
-        return respond_error(out, 404, "not_found", "no such game");
+        size_t n = strlen(state);
+        free(j->body);
+        j->body = malloc(n + 12);
+        if (j->body)
+            sprintf(j->body, "{\"game\":%s}", state);
+        free(state);
+        j->status = j->body ? 200 : 500;
+        j->content_type = "application/json";
+        return 0;
     }
-    if (strncmp(path, "/api/players/", 13) == 0) {
-        store_user u;
-        if (s->api_db->ops->user_by_name(s->api_db, path + 13, &u) != 0)
-            return respond_error(out, 404, "not_found", "no such player");
+    case A_SGF: {
+        char *sgf = NULL;
+        int found = db->ops->game_sgf(db, j->id, &sgf);
+        if (found < 0)
+            return -1;
+        if (found == 1 || !sgf || !sgf[0]) {
+            free(sgf);
+            api_error(j, 404, "not_found", "no such game");
+            return 0;
+        }
+        free(j->body);
+        j->body = sgf;
+        j->status = 200;
+        j->content_type = "application/x-go-sgf; charset=utf-8";
+        snprintf(j->disposition, sizeof j->disposition, "attachment; filename=\"tengen-%lld.sgf\"",
+                 (long long)j->id);
+        return 0;
+    }
+    case A_PLAYER: {
+        int found = db->ops->user_by_name(db, j->name, &j->u);
+        if (found < 0)
+            return -1;
+        if (found == 1) {
+            api_error(j, 404, "not_found", "no such player");
+            return 0;
+        }
+        j->user = j->u.id;
+        j->games = json_array();
+        return list_finished(db, j->u.id, j->limit, j->games) == 0 ? 0 : -1;
+    }
+    }
+    return -1;
+}
+
+/* The answer goes once what it shows of memory is durable. */
+static void api_deliver(server *s, api_job *j)
+{
+    if (j->dep > s->committed) {
+        j->next = s->http_waiting;
+        s->http_waiting = j;
+        return;
+    }
+    net_http_response r = {j->status, j->content_type, j->body, j->body ? strlen(j->body) : 0,
+                           j->disposition[0] ? j->disposition : NULL, false, NULL, NULL, false};
+    j->body = NULL;
+    net_http_finish(j->pending, &r);
+    api_free(j);
+}
+
+static void api_done(void *ctx, store_job *job)
+{
+    server *s = ctx;
+    api_job *j = (api_job *)job;
+    if (job->rc != 0) {
+        api_error(j, 503, "unavailable", "the server could not read its store: try again");
+    } else if (j->kind == A_PLAYER && j->user) {
+        /* the player's live games come from memory, now */
         json_t *games = json_array();
         int64_t id;
         void *v;
         for (size_t i = 0; imap_next(&s->lives, &i, &id, &v);) {
             const live *lv = v;
-            if (lv->r->phase != ROOM_OVER && room_color_of(lv->r, u.id) != TG_EMPTY)
+            if (lv->r->phase != ROOM_OVER && room_color_of(lv->r, j->user) != TG_EMPTY)
                 json_array_append_new(games, room_summary_json(lv->r));
         }
-        json_t *done = finished_games(s, u.id, 200);
-        json_array_extend(games, done);
-        json_decref(done);
-        return respond_json(out, 200,
-                            json_pack("{s:{s:I, s:s, s:b}, s:o}", "player", "id", (json_int_t)u.id,
-                                      "name", u.name, "guest", u.guest, "games", games));
+        json_array_extend(games, j->games);
+        j->dep = turn_epoch_now(s);
+        api_json(j, 200, json_pack("{s:{s:I, s:s, s:b}, s:o}", "player", "id", (json_int_t)j->u.id,
+                                   "name", j->u.name, "guest", j->u.guest, "games", games));
     }
-    respond_error(out, 404, "not_found", "no such API");
+    api_deliver(s, j);
+}
+
+void http_release(server *s)
+{
+    api_job **link = &s->http_waiting;
+    while (*link) {
+        api_job *j = *link;
+        if (j->dep <= s->committed) {
+            *link = j->next;
+            j->dep = 0;
+            api_deliver(s, j);
+        } else {
+            link = &j->next;
+        }
+    }
+}
+
+void http_fail_from(server *s, uint64_t epoch)
+{
+    for (api_job *j = s->http_waiting; j; j = j->next)
+        if (j->dep >= epoch) {
+            api_error(j, 503, "unavailable", "the server could not store what this showed: try again");
+            j->dep = 0;
+        }
+    http_release(s);
+}
+
+void http_release_all(server *s)
+{
+    for (api_job *j = s->http_waiting; j; j = j->next)
+        j->dep = 0;
+    http_release(s);
+}
+
+static void api(server *s, const char *path, const char *query, net_http_response *out)
+{
+    const char *rest;
+    api_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return respond_error(out, 500, "internal", "out of memory");
+    j->job.run = api_run;
+    j->job.done = api_done;
+    j->limit = 200;
+    bool read = true; /* the answer needs the store */
+    if (strcmp(path, "/api/games") == 0) {
+        bool live = !strstr(query, "state=finished"), finished = !strstr(query, "state=live");
+        j->kind = A_GAMES;
+        j->games = live ? game_summaries(s) : json_array();
+        j->dep = live ? turn_epoch_now(s) : 0;
+        if (!finished) {
+            api_json(j, 200, json_pack("{s:O}", "games", j->games));
+            read = false;
+        }
+    } else if (strncmp(path, "/api/games/", 11) == 0) {
+        int64_t id = path_id(path + 11, &rest);
+        live *lv = id > 0 ? live_get(s, id) : NULL;
+        j->id = id;
+        if (id > 0 && strcmp(rest, "") == 0) {
+            j->kind = A_GAME;
+            const char *cached = lv ? NULL : cache_get(s, id);
+            if (lv) {
+                json_t *state = game_state_public(s, lv);
+                api_json(j, state ? 200 : 500, json_pack("{s:o}", "game", state));
+                j->dep = lv->dep;
+                read = false;
+            } else if (cached && (j->body = malloc(strlen(cached) + 12))) {
+                sprintf(j->body, "{\"game\":%s}", cached);
+                j->status = 200;
+                j->content_type = "application/json";
+                read = false;
+            } else if (id > s->next_game) {
+                api_error(j, 404, "not_found", "no such game");
+                read = false;
+            }
+        } else if (id > 0 && strcmp(rest, "/sgf") == 0) {
+            j->kind = A_SGF;
+            if (lv) {
+                j->body = game_sgf_live(lv);
+                j->status = j->body ? 200 : 500;
+                j->content_type = "application/x-go-sgf; charset=utf-8";
+                snprintf(j->disposition, sizeof j->disposition,
+                         "attachment; filename=\"tengen-%lld.sgf\"", (long long)id);
+                j->dep = lv->dep;
+                read = false;
+            } else if (id > s->next_game) {
+                api_error(j, 404, "not_found", "no such game");
+                read = false;
+            }
+        } else {
+            api_error(j, 400, "bad_request", "a game is /api/games/ID[/sgf]");
+            read = false;
+        }
+    } else if (strncmp(path, "/api/players/", 13) == 0) {
+        j->kind = A_PLAYER;
+        snprintf(j->name, sizeof j->name, "%s", path + 13);
+    } else {
+        api_error(j, 404, "not_found", "no such API");
+        read = false;
+    }
+    if (!read && j->dep <= s->committed) { /* at once, as it is */
+        out->status = j->status;
+        out->content_type = j->content_type;
+        out->body = j->body;
+        out->length = j->body ? strlen(j->body) : 0;
+        if (j->disposition[0]) {
+            static char disposition[96];
+            memcpy(disposition, j->disposition, sizeof disposition);
+            out->disposition = disposition;
+        }
+        j->body = NULL;
+        api_free(j);
+        return;
+    }
+    if (!(j->pending = net_http_defer(out))) {
+        api_free(j);
+        return respond_error(out, 503, "unavailable", "try again");
+    }
+    if (read)
+        store_async_submit(s->db, STORE_READ, &j->job);
+    else
+        api_deliver(s, j);
 }
 
 void http_answer(void *ctx, const char *path, const char *query, net_http_response *out)
@@ -328,14 +514,12 @@ void http_answer(void *ctx, const char *path, const char *query, net_http_respon
     if (strcmp(path, "/metrics") == 0)
         return metrics(s, out);
     if (strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0) {
-        /* the API reads the store (short, indexed reads, and finished games'
-         * stored states, never a replay): a budget an address */
+        /* the API reads the store off the loop, and shows only what is
+         * durable: a budget an address */
         address *a = address_of(s, address_key(out->client ? out->client : ""));
         if (!a || !take_token(&a->api, server_now_ms(), 20, 60))
             return respond_error(out, 429, "rate_limited", "too many API requests: slow down");
-        api(s, path, query, out);
-        s->api_db->ops->idle(s->api_db);
-        return;
+        return api(s, path, query, out);
     }
     static_file(s, path, out);
 }

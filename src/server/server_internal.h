@@ -199,6 +199,7 @@ struct server {
     } cache[64];
     int cache_next;
     rate_bucket password_rate;  /* Argon2id work queued, for the whole server */
+    struct api_job *http_waiting; /* API answers waiting for an epoch to be durable */
     /* metrics */
     net_timer *lag_timer, *sweep_timer;
     int64_t lag_expected_ms;
@@ -295,6 +296,9 @@ typedef struct stored_read {
 typedef void (*stored_game_fn)(server *s, stored_read *r);
 void game_read_stored(server *s, client *c, const proto_request *rq, int64_t game,
                       stored_game_fn fn);
+/* On a store thread: a finished game's state as JSON text (its stored
+ * state, else its events replayed); 0, 1 none, -1 the store failed. */
+int stored_state_text(store *db, int64_t game, char **state);
 const char *cache_get(server *s, int64_t game);
 void cache_put(server *s, int64_t game, const char *state);
 
@@ -304,5 +308,10 @@ void game_client_gone(server *s, client *c);
 
 /* ---- server_http.c ---- */
 void http_answer(void *ctx, const char *path, const char *query, net_http_response *out);
+/* API answers that waited for the store: sent once what they show is
+ * durable; refused (503) when it failed; all sent at shutdown. */
+void http_release(server *s);
+void http_fail_from(server *s, uint64_t epoch);
+void http_release_all(server *s);
 
 #endif

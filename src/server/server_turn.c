@@ -264,6 +264,7 @@ static void recover_from(server *s, batch *failed)
     /* every answer that waited for this batch or a later one is replaced by
      * the error that tells the truth */
     net_drop_from(s->net, failed->epoch);
+    http_fail_from(s, failed->epoch);
     /* the batches after it are discarded by the writer; this turn's own
      * writes (if any) go with them */
     batch *open = s->open;
@@ -321,6 +322,7 @@ static void batch_done(void *ctx, store_job *job)
     if (b->epoch > s->committed)
         s->committed = b->epoch;
     net_release_through(s->net, s->committed);
+    http_release(s);
     for (int i = 0; i < b->ngames; i++) {
         live *lv = live_get(s, b->games[i]);
         if (lv && lv->dep <= s->committed)
