@@ -146,6 +146,26 @@ static bool answered_ok(peer *p, int64_t id, json_t **msg)
 
 static void drop(peer *p) { json_decref(p->got); }
 
+/* p becomes a guest (request id); its session token into token. */
+static void guest_token(server *s, peer *p, int id, char *token, size_t len)
+{
+    json_t *m = NULL;
+    say(s, p, "{\"type\":\"guest\",\"id\":%d}", id);
+    assert_true(answered_ok(p, id, &m));
+    snprintf(token, len, "%s", json_string_value(json_object_get(m, "token")));
+}
+
+/* The last message of a type p received, or NULL. */
+static json_t *last_of(peer *p, const char *type)
+{
+    json_t *last = NULL, *msg;
+    size_t i;
+    json_array_foreach(p->got, i, msg)
+        if (!strcmp(json_string_value(json_object_get(msg, "type")), type))
+            last = msg;
+    return last;
+}
+
 /* ---- fault 1 ----------------------------------------------------------------- */
 
 static void test_game_freed_after_the_turn(void **state)
@@ -181,8 +201,8 @@ static void test_game_freed_after_the_turn(void **state)
     /* and kept: watching it again reads it from the store */
     say(s, &a, "{\"type\":\"game.watch\",\"id\":7,\"game\":%lld}", (long long)g);
     assert_true(answered_ok(&a, 7, NULL));
-    json_t *last = json_array_get(a.got, json_array_size(a.got) - 1);
-    assert_string_equal(json_string_value(json_object_get(last, "type")), "game.state");
+    json_t *last = last_of(&a, "game.state");
+    assert_non_null(last);
     json_t *game = json_object_get(last, "game");
     assert_string_equal(json_string_value(json_object_get(game, "phase")), "over");
     assert_string_equal(json_string_value(json_object_get(game, "result")), "B+R");
@@ -324,11 +344,8 @@ static void test_wal_checkpointed_after_token_hellos(void **state)
     snprintf(wal, sizeof wal, "%s-wal", db);
     server *s = start(db, false);
     peer a = connect_peer("10.0.0.1");
-    say(s, &a, "{\"type\":\"guest\",\"id\":1}");
-    json_t *m = NULL;
-    assert_true(answered_ok(&a, 1, &m));
     char token[128];
-    snprintf(token, sizeof token, "%s", json_string_value(json_object_get(m, "token")));
+    guest_token(s, &a, 1, token, sizeof token);
     /* a connection says hello with the token, then makes guests: before,
      * the token's statement kept a read snapshot and the WAL never shrank */
     for (int i = 0; i < 300; i++) {
@@ -394,10 +411,8 @@ static void test_engine_stored_by_name_and_adjourned(void **state)
     server *s = start_with(db, false, "ghost");
     peer a = connect_peer("10.0.0.1");
     json_t *m = NULL;
-    say(s, &a, "{\"type\":\"guest\",\"id\":1}");
-    assert_true(answered_ok(&a, 1, &m));
     char token[128];
-    snprintf(token, sizeof token, "%s", json_string_value(json_object_get(m, "token")));
+    guest_token(s, &a, 1, token, sizeof token);
     say(s, &a, "{\"type\":\"engine.play\",\"id\":2,\"engine\":\"ghost\",\"settings\":{\"size\":9,\"color\":\"black\"}}");
     assert_true(answered_ok(&a, 2, &m));
     json_int_t g = json_integer_value(json_object_get(m, "game"));
@@ -423,11 +438,7 @@ static void test_engine_stored_by_name_and_adjourned(void **state)
     assert_non_null(lv);
     assert_int_equal(lv->r->phase, ROOM_PLAY);
     assert_non_null(strstr(lv->adjourned, "ghost"));
-    json_t *last = NULL, *msg;
-    size_t i;
-    json_array_foreach(a.got, i, msg)
-        if (!strcmp(json_string_value(json_object_get(msg, "type")), "game.state"))
-            last = msg;
+    json_t *last = last_of(&a, "game.state");
     assert_non_null(last); /* the players are told why the game waits */
     const char *why = json_string_value(json_object_get(json_object_get(last, "game"), "adjourned"));
     assert_non_null(why);
@@ -446,10 +457,8 @@ static void test_challenges_survive_a_restart(void **state)
     server *s = start(db, false);
     peer a = connect_peer("10.0.0.1");
     json_t *m = NULL;
-    say(s, &a, "{\"type\":\"guest\",\"id\":1}");
-    assert_true(answered_ok(&a, 1, &m));
     char token[128];
-    snprintf(token, sizeof token, "%s", json_string_value(json_object_get(m, "token")));
+    guest_token(s, &a, 1, token, sizeof token);
     say(s, &a, "{\"type\":\"challenge.create\",\"id\":2,\"settings\":{\"size\":13,\"komi\":0.5}}");
     assert_true(answered_ok(&a, 2, &m));
     json_int_t ch = json_integer_value(json_object_get(json_object_get(m, "challenge"), "id"));
@@ -460,11 +469,7 @@ static void test_challenges_survive_a_restart(void **state)
     peer b = connect_peer("10.0.0.2");
     say(s, &b, "{\"type\":\"lobby.subscribe\",\"id\":3}");
     assert_true(answered_ok(&b, 3, NULL));
-    json_t *lobby = NULL, *msg;
-    size_t i;
-    json_array_foreach(b.got, i, msg)
-        if (!strcmp(json_string_value(json_object_get(msg, "type")), "lobby"))
-            lobby = msg;
+    json_t *lobby = last_of(&b, "lobby");
     assert_non_null(lobby);
     json_t *list = json_object_get(lobby, "challenges");
     assert_int_equal(json_array_size(list), 1);

@@ -172,7 +172,7 @@ struct server {
     net *net;
     store_async *db;
     store *faulty;              /* the writer's fault injector (tests), or NULL */
-    store *api_db;              /* the HTTP API's reads (short, indexed; see server_http.c) */
+    store *api_db;              /* reads at start (the games, challenges and ids to rebuild) */
     engine_pool *engines;
     imap clients;               /* id -> client */
     int64_t next_client;
