@@ -259,6 +259,24 @@ void turn_store_done(server *s, store_job *job);
 uint64_t turn_epoch_now(server *s);
 
 /* ---- server_games.c: the registry of live games ---- */
+/* A game's clock time now. */
+int64_t game_now(const live *lv);
+/* Judge an event and put it in the turn's batch (res says what happened). */
+void commit(server *s, live *lv, const room_event *ev, int64_t at, room_result *res);
+/* After a change: the watchers told, the lobby when it ended, the timer
+ * set, the engine asked. */
+void announce(server *s, live *lv, const room_result *res);
+void tick_if_due(server *s, live *lv, int64_t at);
+void schedule(server *s, live *lv);
+void broadcast_state(live *lv);
+/* The reveal swapped the seats: the engines follow. */
+void swap_engines(live *lv);
+
+/* ---- server_engines.c ---- */
+void ask_engine(server *s, live *lv);
+json_t *engine_spec_json(const engine_spec *e);
+void engine_spec_read(const json_t *j, const char *name, engine_spec *out);
+
 live *live_get(server *s, int64_t game);
 bool games_restore(server *s, char *err, size_t errlen);
 live *game_start(server *s, const room_settings *settings, int64_t black, const char *black_name,
