@@ -291,6 +291,12 @@ static void propose_if_missing(server *s, live *lv)
  * the timer, and ask the engine when it is its move. */
 void announce(server *s, live *lv, const room_result *res)
 {
+    if (lv->estimating && !res->ended) {
+        /* stone removal is shown with its proposal, when the estimate
+         * returns: nobody marks or accepts a list that is about to change */
+        schedule(s, lv);
+        return;
+    }
     if (res->played && !res->state_changed)
         broadcast_move(lv);
     else if (res->played || res->state_changed || res->ended)
