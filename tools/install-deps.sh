@@ -6,9 +6,12 @@ set -euo pipefail
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 # file: cpack's Debian generator runs it before dpkg-shlibdeps; systemd: the
-# package test's systemd-analyze verify of the units
+# package test's systemd-analyze verify of the units; libpq-dev: the
+# PostgreSQL back end of tengen serve; postgresql: the throwaway servers of
+# its tests (tests/scripts/pg_env.sh)
 for pkg in build-essential cmake pkg-config clang libclang-rt-14-dev libcmocka-dev libjansson-dev gnugo \
-           libwebsockets-dev libuv1-dev libsqlite3-dev libsodium-dev chromium file systemd "$@"; do
+           libwebsockets-dev libuv1-dev libsqlite3-dev libsodium-dev libpq-dev postgresql chromium file \
+           systemd "$@"; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 # Node.js and npm drive the GUI-compatibility tests (@sabaki/gtp, @sabaki/sgf);

@@ -134,16 +134,17 @@ static void raise_fd_limit(int want)
     }
 }
 
-/* --migrate-only */
+/* --migrate-only, on either back end */
 static int migrate(const char *db)
 {
-    char err[PATH_MAX + 256];
+    char err[PATH_MAX + 256], shown[PATH_MAX];
     int before, after;
-    if (store_sqlite_migrate(db, &before, &after, err, sizeof err) != 0) {
+    if (store_migrate(db, &before, &after, err, sizeof err) != 0) {
         fprintf(stderr, "tengen serve: %s\n", err);
         return 1;
     }
-    printf("tengen serve: %s: schema version %d", db, after);
+    store_shown_name(db, shown, sizeof shown);
+    printf("tengen serve: %s: schema version %d", shown, after);
     if (before == 0)
         printf(" (created)\n");
     else if (before < after)
@@ -168,9 +169,12 @@ int cmd_serve(int argc, char **argv)
         {"--listen", NULL, CLI_CALL, "ADDR:PORT", 0, 0, NULL, read_listen, "ADDR:PORT, the port 0..65535", &listen,
          "where to listen (default: 127.0.0.1:8080); for a club,\n"
          "an address of this machine, e.g. 0.0.0.0:8080"},
-        {"--db", NULL, CLI_TEXT, "FILE", 0, 0, NULL, NULL, NULL, &db_option,
+        {"--db", NULL, CLI_TEXT, "FILE|URI", 0, 0, NULL, NULL, NULL, &db_option,
          "the SQLite database (default: $XDG_DATA_HOME/tengen/tengen.db,\n"
-         "else ~/.local/share/tengen/tengen.db)"},
+         "else ~/.local/share/tengen/tengen.db), or PostgreSQL:\n"
+         "postgresql://[user@][host][:port][/dbname][?param=value],\n"
+         "what it leaves out taken from PGHOST, PGPORT, PGUSER,\n"
+         "PGPASSWORD, PGDATABASE... (one server per database for now)"},
         {"--engines", NULL, CLI_INT, "N", 1, 64, NULL, NULL, NULL, &cfg.engines,
          "engine processes playing at once (default: 1); further engine\n"
          "moves wait in a queue"},
@@ -230,7 +234,9 @@ int cmd_serve(int argc, char **argv)
         return 1;
     }
     const char *shown = strcmp(listen.addr, "0.0.0.0") == 0 ? "127.0.0.1" : listen.addr;
-    printf("tengen serve: open http://%s:%d/ (database %s)\n", shown, server_port(s), db);
+    char db_shown[PATH_MAX];
+    store_shown_name(db, db_shown, sizeof db_shown);
+    printf("tengen serve: open http://%s:%d/ (database %s)\n", shown, server_port(s), db_shown);
     fflush(stdout);
     server_run(s);
     server_free(s);

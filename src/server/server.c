@@ -396,9 +396,9 @@ server *server_new(const server_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     s->cfg = *cfg;
-    store *writer = store_sqlite_open(cfg->db_path, err, errlen);
-    store *reader = writer ? store_sqlite_open(cfg->db_path, err, errlen) : NULL;
-    s->api_db = reader ? store_sqlite_open(cfg->db_path, err, errlen) : NULL;
+    store *writer = store_open(cfg->db_path, err, errlen);
+    store *reader = writer ? store_open(cfg->db_path, err, errlen) : NULL;
+    s->api_db = reader ? store_open(cfg->db_path, err, errlen) : NULL;
     if (!s->api_db) {
         store_close(writer);
         store_close(reader);

@@ -1,9 +1,10 @@
 /*
  * store.h — where the server keeps accounts, sessions and games: one
- * interface, so that the server never names its database.  Today's
+ * interface, so that the server never names its database.  The default
  * implementation is SQLite (store_sqlite.c, WAL, synchronous=FULL: a
- * committed event survives kill -9 and power loss); a PostgreSQL one for
- * several nodes implements the same table of operations.
+ * committed event survives kill -9 and power loss); PostgreSQL
+ * (store_pg.c) implements the same table of operations, for one node
+ * today and several later; store_open picks one by the database's name.
  *
  * A game is its settings, its players and its event log (room.h).  The
  * server groups the writes of one turn of its loop into one transaction
@@ -117,6 +118,27 @@ store *store_sqlite_open(const char *path, char *err, size_t errlen);
  * with no version, as 2323faa and before wrote them), *after the version
  * it has now.  0, or -1 with err. */
 int store_sqlite_migrate(const char *path, int *before, int *after, char *err, size_t errlen);
+
+/* The store on PostgreSQL (store_pg.c): url is a libpq connection URI,
+ * postgresql://[user[:password]@][host][:port][/dbname][?param=value...],
+ * whose missing parts come from the PG* environment variables (PGHOST,
+ * PGPORT, PGUSER, PGPASSWORD, PGDATABASE, ...) as in psql.  Opening
+ * creates or migrates the schema (under an advisory lock: servers starting
+ * at once are safe).  One node only for now.  NULL with err on failure. */
+store *store_pg_open(const char *url, char *err, size_t errlen);
+/* store_sqlite_migrate's counterpart (*before 0: no tables yet). */
+int store_pg_migrate(const char *url, int *before, int *after, char *err, size_t errlen);
+
+/* The back end a database names (store_open.c): PostgreSQL for a
+ * postgresql:// or postgres:// URI, else the SQLite file at that path.
+ * An empty name is refused: SQLite stays the default, and the PG*
+ * variables alone never choose PostgreSQL (--db postgresql:// takes
+ * everything from them). */
+bool store_is_postgres(const char *db);
+store *store_open(const char *db, char *err, size_t errlen);
+int store_migrate(const char *db, int *before, int *after, char *err, size_t errlen);
+/* db as it may be shown and logged: a URI's password left out. */
+void store_shown_name(const char *db, char *out, size_t len);
 
 /* Backups of the SQLite store (store_backup.c, `tengen backup`). */
 typedef struct store_copy_report {
