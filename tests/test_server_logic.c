@@ -16,7 +16,15 @@
  *   - names are unique whatever their case, and guest- is reserved (13);
  *   - a game against an engine keeps the engine's name, never a command
  *     line, and waits adjourned where the engine is gone (8);
- *   - open challenges survive a restart.
+ *   - open challenges survive a restart;
+ *   - on PostgreSQL, a connection the database closed is made again, and
+ *     while the database refuses connections writes are refused truthfully
+ *     until it is back, when the server recovers by itself.
+ *
+ * With TENGEN_TEST_PG_URL set (tests/scripts/server_logic_pg.sh: a libpq
+ * URI of a throwaway server's database postgres) every test runs on
+ * PostgreSQL instead, each on a database of its own made here; the WAL
+ * checkpoint test is SQLite's alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,9 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "net_fake.h"
@@ -47,7 +57,57 @@ static void make_dir(void)
     assert_non_null(mkdtemp(dir));
 }
 
-static void db_path(char *out, size_t len, int n) { snprintf(out, len, "%s/t%d.db", dir, n); }
+/* The throwaway PostgreSQL's URI, or NULL for SQLite. */
+static const char *pg_url(void)
+{
+    const char *url = getenv("TENGEN_TEST_PG_URL");
+    return url && url[0] ? url : NULL;
+}
+
+static void quiet(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+/* SQL of the test's own (never values from elsewhere) on the database
+ * postgres, as its owner. */
+static void pg_admin(const char *fmt, ...)
+{
+    char sql[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sql, sizeof sql, fmt, ap);
+    va_end(ap);
+    PGconn *conn = PQconnectdb(pg_url());
+    if (PQstatus(conn) != CONNECTION_OK)
+        fail_msg("PostgreSQL: %s", PQerrorMessage(conn));
+    PQsetNoticeProcessor(conn, quiet, NULL); /* "does not exist, skipping" */
+    PGresult *r = PQexec(conn, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQresultErrorMessage(r));
+    PQclear(r);
+    PQfinish(conn);
+}
+
+/* The database of test n: a file in dir, or a new PostgreSQL database t_n
+ * (the base URI with its path replaced). */
+static void db_path(char *out, size_t len, int n)
+{
+    const char *url = pg_url();
+    if (!url) {
+        snprintf(out, len, "%s/t%d.db", dir, n);
+        return;
+    }
+    pg_admin("DROP DATABASE IF EXISTS t_%d", n);
+    pg_admin("CREATE DATABASE t_%d STRATEGY FILE_COPY", n); /* faster than WAL_LOG here */
+    const char *authority = strstr(url, "://");
+    assert_non_null(authority);
+    authority += 3;
+    size_t head = (size_t)(authority - url) + strcspn(authority, "/?");
+    const char *query = strchr(url + head, '?');
+    snprintf(out, len, "%.*s/t_%d%s", (int)head, url, n, query ? query : "");
+}
 
 static server *start_with(const char *db, bool faults, const char *engine_name)
 {
@@ -171,7 +231,7 @@ static json_t *last_of(peer *p, const char *type)
 static void test_game_freed_after_the_turn(void **state)
 {
     (void)state;
-    char db[128];
+    char db[256];
     db_path(db, sizeof db, 1);
     server *s = start(db, false);
     peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2");
@@ -272,7 +332,7 @@ static void script(server *s, peer *a, peer *b)
 static void test_store_fails_at_each_write(void **state)
 {
     (void)state;
-    char db[128];
+    char db[256];
     db_path(db, sizeof db, 2);
     server *s = start(db, true);
     peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2");
@@ -330,7 +390,8 @@ static void test_store_fails_at_each_write(void **state)
         json_decref(before);
         json_decref(after);
         server_free(s);
-        unlink(db);
+        if (!pg_url())
+            unlink(db);
     }
 }
 
@@ -339,7 +400,9 @@ static void test_store_fails_at_each_write(void **state)
 static void test_wal_checkpointed_after_token_hellos(void **state)
 {
     (void)state;
-    char db[128], wal[160];
+    if (pg_url())
+        skip(); /* SQLite's WAL */
+    char db[256], wal[300];
     db_path(db, sizeof db, 3);
     snprintf(wal, sizeof wal, "%s-wal", db);
     server *s = start(db, false);
@@ -379,7 +442,7 @@ static void test_wal_checkpointed_after_token_hellos(void **state)
 static void test_names_unique_whatever_their_case(void **state)
 {
     (void)state;
-    char db[128];
+    char db[256];
     db_path(db, sizeof db, 4);
     server *s = start(db, false);
     peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2"), c = connect_peer("10.0.0.3");
@@ -406,7 +469,7 @@ static void test_names_unique_whatever_their_case(void **state)
 static void test_engine_stored_by_name_and_adjourned(void **state)
 {
     (void)state;
-    char db[128];
+    char db[256];
     db_path(db, sizeof db, 5);
     server *s = start_with(db, false, "ghost");
     peer a = connect_peer("10.0.0.1");
@@ -452,7 +515,7 @@ static void test_engine_stored_by_name_and_adjourned(void **state)
 static void test_challenges_survive_a_restart(void **state)
 {
     (void)state;
-    char db[128];
+    char db[256];
     db_path(db, sizeof db, 6);
     server *s = start(db, false);
     peer a = connect_peer("10.0.0.1");
@@ -490,6 +553,95 @@ static void test_challenges_survive_a_restart(void **state)
     server_free(s);
 }
 
+/* ---- PostgreSQL: connections lost and made again -------------------------------- */
+
+static void pause_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, ms % 1000 * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void move(server *s, peer *p, int id, json_int_t game, const char *vertex)
+{
+    say(s, p, "{\"type\":\"game.move\",\"id\":%d,\"game\":%lld,\"move\":\"%s\"}", id,
+        (long long)game, vertex);
+}
+
+static void test_pg_connections_lost_and_back(void **state)
+{
+    (void)state;
+    if (!pg_url())
+        skip();
+    char db[256];
+    db_path(db, sizeof db, 7);
+    server *s = start(db, false);
+    peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2");
+    json_t *m = NULL;
+    char token[128];
+    guest_token(s, &a, 1, token, sizeof token);
+    say(s, &b, "{\"type\":\"guest\",\"id\":2}");
+    say(s, &a, "{\"type\":\"challenge.create\",\"id\":3,\"settings\":{\"size\":9,\"color\":\"black\"}}");
+    assert_true(answered_ok(&a, 3, &m));
+    json_int_t ch = json_integer_value(json_object_get(json_object_get(m, "challenge"), "id"));
+    say(s, &b, "{\"type\":\"challenge.accept\",\"id\":4,\"challenge\":%lld}", (long long)ch);
+    assert_true(answered_ok(&b, 4, &m));
+    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    move(s, &a, 5, g, "E5");
+    assert_true(answered_ok(&a, 5, NULL));
+
+    /* the database closes every connection of the server's (a restart):
+     * the next calls connect again, and nothing is refused */
+    const char *kill = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 't_7'";
+    pg_admin(kill);
+    move(s, &b, 6, g, "C3");
+    assert_true(answered_ok(&b, 6, NULL));
+    peer c = connect_peer("10.0.0.3");
+    say(s, &c, "{\"type\":\"hello\",\"id\":7,\"token\":\"%s\"}", token);
+    assert_true(answered_ok(&c, 7, NULL));
+    assert_false(s->store_failing);
+
+    /* the database away: writes are refused, and said to be */
+    pg_admin("ALTER DATABASE t_7 ALLOW_CONNECTIONS false");
+    pg_admin(kill);
+    move(s, &a, 8, g, "G7");
+    assert_false(answered_ok(&a, 8, &m));
+    assert_string_equal(json_string_value(json_object_get(m, "code")), "internal");
+    say(s, &a, "{\"type\":\"challenge.create\",\"id\":9,\"settings\":{\"size\":13}}");
+    assert_false(answered_ok(&a, 9, NULL));
+    assert_true(s->store_failing);
+
+    /* back: the server works again by itself, the game as stored (the
+     * store tries to connect again after pauses that grow to a second) */
+    pg_admin("ALTER DATABASE t_7 ALLOW_CONNECTIONS true");
+    bool stored = false;
+    for (int id = 100; id < 200 && !stored; id++) {
+        pause_ms(50);
+        say(s, &a, "{\"type\":\"challenge.create\",\"id\":%d,\"settings\":{\"size\":13}}", id);
+        stored = answered_ok(&a, id, NULL);
+    }
+    assert_true(stored);
+    assert_false(s->store_failing);
+    for (int i = 0; i < 100 && live_get(s, g)->recovering; i++) {
+        pause_ms(50);
+        server_settle(s);
+    }
+    move(s, &a, 10, g, "G7");
+    assert_true(answered_ok(&a, 10, NULL));
+    json_t *before = snapshot(s);
+    drop(&a);
+    drop(&b);
+    drop(&c);
+    server_free(s);
+    s = start(db, false);
+    json_t *after = snapshot(s);
+    assert_true(json_equal(before, after));
+    json_t *moves = json_object_get(json_array_get(json_object_get(after, "games"), 0), "moves");
+    assert_int_equal(json_array_size(moves), 3);
+    json_decref(before);
+    json_decref(after);
+    server_free(s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -514,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_names_unique_whatever_their_case),
         cmocka_unit_test(test_engine_stored_by_name_and_adjourned),
         cmocka_unit_test(test_challenges_survive_a_restart),
+        cmocka_unit_test(test_pg_connections_lost_and_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -103,7 +103,8 @@ function waitState(c, game, pred = () => true, ms = 3000) {
 async function main() {
   const dir = tmpDir('tengen-serve-protocol-')
   try {
-    server = await startServer(bin, {db: path.join(dir, 't.db')})
+    // TENGEN_TEST_DB: another database (serve_protocol_pg.sh: a postgresql:// URI)
+    server = await startServer(bin, {db: process.env.TENGEN_TEST_DB || path.join(dir, 't.db')})
     console.log(`# server on ${server.http} (pid ${server.child.pid})`)
     await run()
   } finally {
