@@ -12,8 +12,9 @@
  * rebuilt its state from the store, queues store_async_reset.  Other jobs
  * (an account, a challenge) stand alone and run whatever failed before.
  *
- * This is the interface a PostgreSQL back end implements with libpq's
- * asynchronous calls on the same jobs.
+ * Both back ends run on these threads: SQLite, and PostgreSQL
+ * (store_pg.c) with libpq's synchronous calls, each thread a connection of
+ * its own.
  */
 #ifndef TENGEN_SERVER_STORE_ASYNC_H
 #define TENGEN_SERVER_STORE_ASYNC_H
