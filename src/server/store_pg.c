@@ -686,28 +686,32 @@ static const store_ops pg_ops = {
 
 /* ---- opening and migrating ------------------------------------------------------- */
 
+/* SQL of our own that gives one row, or NULL with the error. */
+static PGresult *one_row(pg_store *q, const char *sql)
+{
+    PGresult *r = PQexec(q->conn, sql);
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+        return r;
+    keep_result_error(q, r);
+    PQclear(r);
+    return NULL;
+}
+
 /* The version the database has (0: no tables of ours), read under the
  * migration lock: 0, -1 with the error, -2 tables that are not tengen's. */
 static int schema_version_now(pg_store *q, int *version)
 {
-    PGresult *r = PQexec(q->conn, "SELECT to_regclass('schema_version') IS NOT NULL,"
-                                  " to_regclass('games') IS NOT NULL");
-    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
-        keep_result_error(q, r);
-        PQclear(r);
+    *version = 0;
+    PGresult *r = one_row(q, "SELECT to_regclass('schema_version') IS NOT NULL,"
+                             " to_regclass('games') IS NOT NULL");
+    if (!r)
         return -1;
-    }
     bool versioned = bool_value(r, 0, 0), games = bool_value(r, 0, 1);
     PQclear(r);
-    *version = 0;
     if (!versioned)
         return games ? -2 : 0;
-    r = PQexec(q->conn, "SELECT max(version) FROM schema_version");
-    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
-        keep_result_error(q, r);
-        PQclear(r);
+    if (!(r = one_row(q, "SELECT max(version) FROM schema_version")))
         return -1;
-    }
     *version = (int)int_value(r, 0, 0);
     PQclear(r);
     return 0;
@@ -759,12 +763,15 @@ static int migrate(pg_store *q, int *found)
 }
 
 /* libpq's settings: the URL's (or the PG* variables') win over the
- * defaults before it; the encoding after it is ours. */
+ * defaults before it (a database host that vanished is noticed within
+ * about a minute, not the system's two hours); the encoding after it is
+ * ours. */
 static PGconn *connect_to(const char *url)
 {
     const char *timeout = getenv("PGCONNECT_TIMEOUT") ? "" : "10";
-    const char *keys[] = {"connect_timeout", "application_name", "dbname", "client_encoding", NULL};
-    const char *values[] = {timeout, "tengen", url, "UTF8", NULL};
+    const char *keys[] = {"connect_timeout", "keepalives_idle", "keepalives_interval",
+                          "keepalives_count", "application_name", "dbname", "client_encoding", NULL};
+    const char *values[] = {timeout, "30", "10", "3", "tengen", url, "UTF8", NULL};
     return PQconnectdbParams(keys, values, 1);
 }
 
