@@ -308,10 +308,20 @@ static int write_copy(sqlite3 *src, const char *tmp, store_copy_report *r, char 
     return rc;
 }
 
+/* A PostgreSQL database is PostgreSQL's to copy. */
+static bool refused_postgres(const char *db_path, char *err, size_t errlen)
+{
+    if (store_is_postgres(db_path))
+        snprintf(err, errlen, "a PostgreSQL database: copy it with pg_dump (this copies SQLite files)");
+    return store_is_postgres(db_path);
+}
+
 int store_sqlite_backup(const char *db_path, const char *out_path, int keep,
                         store_copy_report *report, char *err, size_t errlen)
 {
     memset(report, 0, sizeof *report);
+    if (refused_postgres(db_path, err, errlen))
+        return -1;
     int in_folder = copy_target(out_path, keep, report, err, errlen);
     if (in_folder < 0)
         return -1;
@@ -396,6 +406,8 @@ int store_sqlite_restore(const char *backup_path, const char *db_path, store_cop
 {
     memset(report, 0, sizeof *report);
     snprintf(report->path, sizeof report->path, "%s", db_path);
+    if (refused_postgres(db_path, err, errlen))
+        return -1;
     if (same_file(backup_path, db_path)) {
         snprintf(err, errlen, "%s: the backup is the database itself", backup_path);
         return -1;
