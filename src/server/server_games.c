@@ -38,6 +38,7 @@ static void live_free(server *s, live *lv)
                 c->watching[k] = c->watching[--c->watch_count];
     }
     net_timer_free(lv->timer);
+    free(lv->recover_retry); /* a rebuild's read never asked again (its room is not made yet) */
     room_free(lv->r);
     free(lv->watchers);
     free(lv);
@@ -336,8 +337,12 @@ static void on_timer(void *arg)
 {
     live *lv = arg;
     server *s = lv->srv;
-    if (lv->recovering)
+    if (lv->recovering) { /* a rebuild whose read failed is asked again */
+        if (lv->recover_retry)
+            store_async_submit(s->db, STORE_READ, lv->recover_retry);
+        lv->recover_retry = NULL;
         return;
+    }
     tick_if_due(s, lv, game_now(lv));
     schedule(s, lv);
     ask_engine(s, lv); /* also the retry of an engine move the full queue refused */
@@ -346,6 +351,8 @@ static void on_timer(void *arg)
 void schedule(server *s, live *lv)
 {
     int64_t deadline = room_next_deadline(lv->r);
+    if (lv->recovering && lv->recover_retry)
+        return; /* the timer asks the rebuild again */
     if (deadline == INT64_MAX || lv->recovering || lv->adjourned[0])
         net_timer_cancel(lv->timer);
     else if (clock_held(s, lv))
@@ -475,11 +482,12 @@ static void recovered(void *ctx, store_job *job)
         free(j);
         return;
     }
-    if (job->rc != 0) { /* the store cannot be read either: try again shortly */
+    if (job->rc != 0) { /* the store cannot be read either: try again in a moment */
         room_free(j->r);
         j->r = NULL;
         job->rc = 0;
-        store_async_submit(s->db, STORE_READ, job);
+        lv->recover_retry = job;
+        net_timer_set(lv->timer, 500);
         return;
     }
     lv->recovering = false;

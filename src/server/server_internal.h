@@ -100,6 +100,7 @@ typedef struct live {
     uint64_t dep;            /* the store epoch of its newest write */
     int64_t stall_from;      /* monotonic ms of its oldest write not yet durable (0: none) */
     bool recovering;         /* being rebuilt from the store after a failed write */
+    store_job *recover_retry; /* the rebuild's read, to ask again when the timer fires */
     bool estimating;         /* stone removal began: the worker estimates the dead stones */
     bool release;            /* over and unwatched: freed once its writes are durable */
     struct server *srv;
