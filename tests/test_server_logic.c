@@ -623,6 +623,7 @@ static void test_pg_connections_lost_and_back(void **state)
     assert_false(s->store_failing);
     for (int i = 0; i < 100 && live_get(s, g)->recovering; i++) {
         pause_ms(50);
+        fake_run_timers(fake_net()); /* a rebuild whose read failed is asked again */
         server_settle(s);
     }
     move(s, &a, 10, g, "G7");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct net_msg {
     int refs;
@@ -33,14 +34,24 @@ struct net_timer {
     net *owner;
     net_timer_fn fn;
     void *arg;
+    int64_t due_ms;          /* -1: not set */
+    struct net_timer *next;
 };
 
 struct net {
     net_callbacks cb;
     uint64_t released;
     net_conn *conns;
+    net_timer *timers;
     int port;
 };
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static net *last;
 
@@ -85,6 +96,11 @@ void net_free(net *n)
 {
     if (!n)
         return;
+    while (n->timers) { /* the server frees its own; what is left goes with the net */
+        net_timer *t = n->timers;
+        n->timers = t->next;
+        free(t);
+    }
     while (n->conns) {
         net_conn *c = n->conns;
         n->conns = c->next_conn;
@@ -206,13 +222,43 @@ net_timer *net_timer_new(net *n, net_timer_fn fn, void *arg)
         t->owner = n;
         t->fn = fn;
         t->arg = arg;
+        t->due_ms = -1;
+        t->next = n->timers;
+        n->timers = t;
     }
     return t;
 }
 
-void net_timer_set(net_timer *t, int64_t delay_ms) { (void)t, (void)delay_ms; }
-void net_timer_cancel(net_timer *t) { (void)t; }
-void net_timer_free(net_timer *t) { free(t); }
+void net_timer_set(net_timer *t, int64_t delay_ms) { t->due_ms = now_ms() + (delay_ms > 0 ? delay_ms : 0); }
+void net_timer_cancel(net_timer *t) { t->due_ms = -1; }
+
+void net_timer_free(net_timer *t)
+{
+    if (!t)
+        return;
+    for (net_timer **link = &t->owner->timers; *link; link = &(*link)->next)
+        if (*link == t) {
+            *link = t->next;
+            break;
+        }
+    free(t);
+}
+
+void fake_run_timers(net *n)
+{
+    /* one at a time from the start: a timer's function may make or free others */
+    for (int fired = 0; fired < 10000; fired++) {
+        int64_t now = now_ms();
+        net_timer *due = NULL;
+        for (net_timer *t = n->timers; t && !due; t = t->next)
+            if (t->due_ms >= 0 && t->due_ms <= now)
+                due = t;
+        if (!due)
+            return;
+        due->due_ms = -1;
+        due->fn(due->arg);
+    }
+}
 
 /* ---- the test's side ------------------------------------------------------------ */
 

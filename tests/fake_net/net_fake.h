@@ -20,6 +20,8 @@ void fake_say(net_conn *c, const char *text);
 void fake_disconnect(net_conn *c);
 /* The loop's turn ends (the server hands its writes to the store). */
 void fake_turn(net *n);
+/* Run the timers that are due (the server's clocks, retries). */
+void fake_run_timers(net *n);
 /* The next message delivered to c (malloc'd; the caller frees), or NULL. */
 char *fake_next(net_conn *c);
 /* Messages still held for c (waiting for the store). */
