@@ -3,8 +3,9 @@
  * layer follows them before libwebsockets reads them (src/server/wire.c):
  * request heads, then WebSocket frames.  The input is fed whole and again
  * in chunks of a size its first byte chooses: both must reach the same
- * verdict at the same byte, a fault once found must stay, and the bytes
- * said good must never pass the fault.  The handshake key and close-frame
+ * verdict, at the same byte but for a frame header split between chunks,
+ * a fault once found must stay, and the bytes said good must never pass
+ * the fault.  The handshake key and close-frame
  * checks get slices of the input too.
  */
 #include <stddef.h>
@@ -48,7 +49,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t at_whole = 0, at_chunks = 0;
     wire_verdict whole = follow(data, size, size ? size : 1, &at_whole);
     wire_verdict parts = follow(data, size, chunk, &at_chunks);
-    if (whole != parts || at_whole != at_chunks)
+    /* the same verdict; bytes already handed on in an earlier chunk cannot
+     * be taken back, so in chunks the fault may be found up to a frame
+     * header's length later (those bytes reach lws, the connection is then
+     * closed and nothing more is read) */
+    if (whole != parts || at_chunks < at_whole || at_chunks - at_whole >= 14)
         abort();
     /* the two checks made at a handshake and a close frame */
     char key[64];
