@@ -107,7 +107,6 @@ void net_msg_unref(net_msg *m);
  * a whole batch.  Messages depending on nothing (epoch 0) go out at once,
  * passing those that wait. */
 void net_release_through(net *n, uint64_t epoch);
-uint64_t net_released(const net *n);
 /* The store could not commit epochs >= epoch: what was queued depending on
  * them is forgotten, and each message's fallback (the answer telling of the
  * failure) goes out instead. */

@@ -199,7 +199,6 @@ struct server {
         char *state;            /* game.state's game object, JSON */
     } cache[64];
     int cache_next;
-    rate_bucket password_rate;  /* Argon2id work queued, for the whole server */
     struct api_job *http_waiting; /* API answers waiting for an epoch to be durable */
     /* metrics */
     net_timer *lag_timer, *sweep_timer;
@@ -231,6 +230,8 @@ void client_resume(server *s, client *c);
 
 /* ---- server_session.c ---- */
 account *account_of(server *s, int64_t user);
+/* The account, made when not yet known; NULL when out of memory. */
+account *account_touch(server *s, int64_t user);
 void session_handle(server *s, client *c, const proto_request *rq);
 void session_closed(server *s, client *c);
 json_t *user_json(const client *c);

@@ -340,13 +340,8 @@ bool lobby_restore(server *s, char *err, size_t errlen)
         snprintf(ch->challenger_name, sizeof ch->challenger_name, "%s", list[i].challenger_name);
         snprintf(ch->opponent, sizeof ch->opponent, "%s", list[i].opponent);
         ch->created_unix_ms = list[i].created_unix_ms;
-        account *a = imap_get(&s->accounts, ch->challenger);
-        if (!a && (a = calloc(1, sizeof *a)) && !imap_put(&s->accounts, ch->challenger, a)) {
-            free(a);
-            a = NULL;
-        }
+        account *a = account_touch(s, ch->challenger);
         if (a) {
-            a->user = ch->challenger;
             a->gone_since_ms = server_now_ms();
             a->challenges++;
         }

@@ -30,7 +30,7 @@
 
 account *account_of(server *s, int64_t user) { return imap_get(&s->accounts, user); }
 
-static account *account_touch(server *s, int64_t user)
+account *account_touch(server *s, int64_t user)
 {
     account *a = account_of(s, user);
     if (!a) {

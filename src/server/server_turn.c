@@ -271,7 +271,7 @@ static void recover_from(server *s, batch *failed)
     s->open = NULL;
     int64_t ids[512];
     int nids = 0;
-    for (batch *b = failed; b; b = b->next == NULL && b != open ? open : b == open ? NULL : b->next) {
+    for (batch *b = failed; b; b = b->next ? b->next : b != open ? open : NULL) {
         b->abandoned = true;
         for (int i = 0; i < b->ngames && nids < 512; i++) {
             bool seen = false;

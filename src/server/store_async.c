@@ -158,37 +158,30 @@ static void *lane_main(void *arg)
     pthread_mutex_lock(&a->lock);
     for (;;) {
         while (!l->head && !a->stop) {
-            int64_t now = store_async_now_ms();
-            if (worked && l->db && now - last_idle >= IDLE_EVERY_MS) {
-                /* idle: give back read snapshots, checkpoint */
-                pthread_mutex_unlock(&a->lock);
-                l->db->ops->idle(l->db);
-                pthread_mutex_lock(&a->lock);
-                worked = false;
-                last_idle = now;
+            if (!worked || !l->db) {
+                pthread_cond_wait(&l->ready, &a->lock);
                 continue;
             }
-            if (worked && l->db) { /* idle again soon: wait a little, then give back */
+            /* idle after work: give back read snapshots and checkpoint, at
+             * most once a second (autocheckpoint works by size meanwhile) */
+            int64_t wait_ms = last_idle + IDLE_EVERY_MS - store_async_now_ms();
+            if (wait_ms > 0) {
                 struct timespec until;
                 clock_gettime(CLOCK_REALTIME, &until);
-                until.tv_nsec += 200 * 1000000L;
+                until.tv_sec += wait_ms / 1000;
+                until.tv_nsec += (wait_ms % 1000) * 1000000L;
                 if (until.tv_nsec >= 1000000000L) {
                     until.tv_sec++;
                     until.tv_nsec -= 1000000000L;
                 }
                 pthread_cond_timedwait(&l->ready, &a->lock, &until);
-                if (!l->head && store_async_now_ms() - last_idle >= IDLE_EVERY_MS)
-                    continue;
-                if (!l->head) {
-                    pthread_mutex_unlock(&a->lock);
-                    l->db->ops->idle(l->db);
-                    pthread_mutex_lock(&a->lock);
-                    worked = false;
-                    last_idle = store_async_now_ms();
-                }
                 continue;
             }
-            pthread_cond_wait(&l->ready, &a->lock);
+            pthread_mutex_unlock(&a->lock);
+            l->db->ops->idle(l->db);
+            pthread_mutex_lock(&a->lock);
+            worked = false;
+            last_idle = store_async_now_ms();
         }
         store_job *job = l->head;
         if (!job)

@@ -136,7 +136,6 @@ void net_release_through(net *n, uint64_t epoch)
         n->released = epoch;
 }
 
-uint64_t net_released(const net *n) { return n->released; }
 
 void net_drop_from(net *n, uint64_t epoch)
 {
