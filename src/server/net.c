@@ -480,6 +480,11 @@ net *net_new(const char *addr, int port, int max_connections, const net_callback
                    LWS_SERVER_OPTION_VALIDATE_UTF8 |
                    LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     info.timeout_secs = 30;
+    /* an idle HTTP/1.1 connection is kept longer than clients and proxies
+     * keep theirs (Node's agent and nginx: 5 s and 60 s), so that the
+     * server never closes one at the moment a client sends on it (a
+     * request lost as "socket hang up"; lws's default was 5 s) */
+    info.keepalive_timeout = 65;
     /* heads are limited by wire.h, well within lws's buffer: lws drops a
      * connection whose head overflows it, with no answer */
     info.max_http_header_data = 4 * WIRE_HEAD_MAX;
