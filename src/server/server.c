@@ -320,11 +320,13 @@ static void on_closed(void *ctx, net_conn *conn)
     }
 }
 
-static void collect(server *s)
+static int collect(server *s)
 {
     store_job *job;
-    while ((job = store_async_done(s->db)))
+    int n = 0;
+    for (; (job = store_async_done(s->db)); n++)
         turn_store_done(s, job);
+    return n;
 }
 
 static void on_wake(void *ctx)
@@ -458,15 +460,13 @@ void server_settle(server *s)
 {
     for (int round = 0; round < 1000; round++) {
         turn_end(s);
-        if (!s->pending && !store_async_pending(s->db, STORE_WRITE) &&
-            !store_async_pending(s->db, STORE_READ) && !store_async_pending(s->db, STORE_WORK)) {
-            collect(s);
-            if (!s->pending && !s->open)
-                break;
-            continue;
-        }
+        /* every job submitted so far is finished and waits to be collected;
+         * collecting may submit the next step of a chain (a login's read,
+         * then its password check, then its write): settled only when a
+         * round collects nothing */
         store_async_drain(s->db);
-        collect(s);
+        if (!collect(s) && !s->pending && !s->open)
+            break;
     }
     turn_end(s);
 }
