@@ -148,6 +148,28 @@ void net_drop_from(net *n, uint64_t epoch)
     }
 }
 
+void net_drop_epoch(net *n, uint64_t epoch)
+{
+    for (int i = 0; i < n->held_count; i++) {
+        net_conn *c = n->held[i];
+        queue_item **link = &c->head;
+        c->tail = NULL;
+        while (*link) {
+            queue_item *it = *link;
+            if (it->epoch == epoch && epoch > n->released) {
+                c->queued -= it->msg->len;
+                net_msg_unref(it->msg);
+                net_msg_unref(it->fallback);
+                *link = it->next;
+                free(it);
+            } else {
+                c->tail = it;
+                link = &it->next;
+            }
+        }
+    }
+}
+
 void net_close(net_conn *c, int code, const char *reason)
 {
     if (c->close_code)

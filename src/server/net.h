@@ -111,6 +111,9 @@ void net_release_through(net *n, uint64_t epoch);
  * them is forgotten, and each message's fallback (the answer telling of the
  * failure) goes out instead. */
 void net_drop_from(net *n, uint64_t epoch);
+/* Only what waits for this one epoch goes, fallbacks and all (one game's
+ * writes that another node's came before: the server answers itself). */
+void net_drop_epoch(net *n, uint64_t epoch);
 /* Queue m to c (takes a reference; and one of fallback, which may be
  * NULL), to go once epoch is released.  False when c's queue overflowed:
  * c is then being closed. */

@@ -374,6 +374,16 @@ static json_t *count_json(const room *r)
                                       points2 / 2.0));
     }
     json_object_set_new(sides, "dame", json_integer(s->dame));
+    /* the points counted as each side's territory, for the page to shade
+     * (what the SGF's TB/TW hold, without the dead stones' points) */
+    uint8_t area[TG_MAX_POINTS], mask[TG_MAX_POINTS];
+    const tg_board *b = tg_game_board(r->game);
+    tg_score_territory(b, tg_game_rules(r->game), r->ctl.dead[TG_BLACK], area);
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        for (tg_point p = 0; p < b->npoints; p++)
+            mask[p] = area[p] == c;
+        json_object_set_new(json_object_get(sides, color_name(c)), "territory_points", marked_json(r, mask));
+    }
     json_object_set_new(sides, "komi", json_real(s->komi2 / 2.0));
     json_object_set_new(sides, "handicap_points", json_integer(s->handicap_points));
     json_object_set_new(sides, "warnings", json_pack("{s:i, s:i}", "black",

@@ -333,6 +333,7 @@ static void on_wake(void *ctx)
 {
     server *s = ctx;
     collect(s);
+    nodes_heard(s);
     game_engine_answers(s);
 }
 
@@ -435,6 +436,8 @@ server *server_new(const server_config *cfg, char *err, size_t errlen)
     }
     s->next_game = max_game;
     s->next_challenge = max_challenge;
+    if (!nodes_start(s, wake_loop, err, errlen))
+        goto fail;
     if (!games_restore(s, err, errlen) || !lobby_restore(s, err, errlen))
         goto fail;
     s->lag_timer = net_timer_new(s->net, on_lag_timer, s);
@@ -520,6 +523,7 @@ void server_free(server *s)
         collect(s);
     }
     store_async_free(s->db);
+    nodes_free(s);
     if (s->net)
         http_release_all(s);
     net_timer_free(s->lag_timer);

@@ -101,7 +101,7 @@ static void adjourn(server *s, live *lv, const char *name)
 void ask_engine(server *s, live *lv)
 {
     room *r = lv->r;
-    if (lv->recovering || lv->adjourned[0])
+    if (lv->recovering || lv->adjourned[0] || !nodes_may_ask_engine(s, lv))
         return;
     if (r->phase == ROOM_PLACEMENT && r->engine[TG_BLACK][0]) {
         /* an engine places free handicap stones where fixed ones go */

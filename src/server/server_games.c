@@ -41,6 +41,7 @@ static void live_free(server *s, live *lv)
     free(lv->recover_retry); /* a rebuild's read never asked again (its room is not made yet) */
     room_free(lv->r);
     free(lv->watchers);
+    free(lv->asks);
     free(lv);
 }
 
@@ -358,7 +359,7 @@ void schedule(server *s, live *lv)
     else if (clock_held(s, lv))
         net_timer_set(lv->timer, 100); /* looked at again when its writes are durable */
     else
-        net_timer_set(lv->timer, deadline - game_now(lv));
+        net_timer_set(lv->timer, deadline - game_now(lv) + nodes_tick_grace_ms(s, lv));
 }
 
 void game_durable(server *s, live *lv)
@@ -378,7 +379,7 @@ void game_durable(server *s, live *lv)
 
 /* ---- starting and rebuilding ----------------------------------------------------- */
 
-static live *live_new(server *s, room *r, int64_t created_unix_ms)
+live *game_live_new(server *s, room *r, int64_t created_unix_ms)
 {
     live *lv = calloc(1, sizeof *lv);
     if (!lv)
@@ -408,7 +409,7 @@ static void fill_players(room *r, const store_game *g)
 }
 
 /* A room from its stored game and events (any thread); engines into e. */
-static room *replay(store *db, const store_game *g, engine_spec e[3])
+room *game_replay(store *db, const store_game *g, engine_spec e[3])
 {
     json_error_t err_j;
     json_t *wrap = json_loads(g->settings_json, 0, &err_j);
@@ -467,7 +468,7 @@ static int run_recover(store *db, store_job *job)
     j->found = db->ops->game_get(db, j->game, &g);
     if (j->found != 0)
         return j->found < 0 ? -1 : 0;
-    j->r = replay(db, &g, j->engines);
+    j->r = game_replay(db, &g, j->engines);
     store_game_clear(&g);
     return j->r ? 0 : -1;
 }
@@ -493,6 +494,18 @@ static void recovered(void *ctx, store_job *job)
     lv->recovering = false;
     lv->dep = 0;
     lv->stall_from = 0;
+    lv->behind = false;
+    if (lv->conflicted || s->listen) { /* the writer takes its writes again */
+        lv->conflicted = false;
+        nodes_unskip(s, j->game);
+    }
+    if (lv->refresh) { /* another node wrote while it was read: once more */
+        lv->refresh = false;
+        room_free(j->r);
+        free(j);
+        game_recover(s, lv);
+        return;
+    }
     if (j->found == 1) { /* the game itself was never stored: it never was */
         json_t *msg = json_pack("{s:s, s:s, s:s, s:I}", "type", "error", "code", "internal",
                                 "message", "the server could not store this game: it does not exist",
@@ -555,13 +568,14 @@ bool games_restore(server *s, char *err, size_t errlen)
     for (int i = 0; i < count; i++) {
         engine_spec e[3];
         memset(e, 0, sizeof e);
-        room *r = replay(db, &games[i], e);
-        live *lv = r ? live_new(s, r, games[i].created_unix_ms) : NULL;
+        room *r = game_replay(db, &games[i], e);
+        live *lv = r ? game_live_new(s, r, games[i].created_unix_ms) : NULL;
         if (!lv) {
             room_free(r);
             continue;
         }
         memcpy(lv->engine, e, sizeof e);
+        lv->home = true; /* every node restoring it times it and asks its engine */
         if (room_seats_swapped(r)) /* the stored engines are the opening's seats */
             swap_engines(lv);
         /* the game's clock goes on from its last event: an outage is not
@@ -582,7 +596,10 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
 {
     store_game g;
     memset(&g, 0, sizeof g);
-    g.id = s->next_game + 1;
+    if (!(g.id = nodes_take_id(s, 0))) {
+        snprintf(err, errlen, "the server is short of game numbers for a moment: try again");
+        return NULL;
+    }
     g.black = black;
     g.white = white;
     snprintf(g.black_name, sizeof g.black_name, "%s", black_name);
@@ -597,7 +614,7 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
     g.settings_json = wrap ? json_dumps(wrap, JSON_COMPACT) : NULL;
     json_decref(wrap);
     room *r = g.settings_json ? room_new(g.id, settings) : NULL;
-    live *lv = r ? live_new(s, r, g.created_unix_ms) : NULL;
+    live *lv = r ? game_live_new(s, r, g.created_unix_ms) : NULL;
     if (!lv || !batch_game_add(s, lv, &g)) {
         if (lv)
             imap_del(&s->lives, g.id), net_timer_free(lv->timer), free(lv);
@@ -607,9 +624,9 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
         return NULL;
     }
     free(g.settings_json);
-    s->next_game = g.id; /* never given again, stored or not */
     fill_players(r, &g);
     memcpy(lv->engine, engines, sizeof lv->engine);
+    lv->home = true;
     lv->offset_ms = server_now_ms();
     lobby_broadcast(s, json_pack("{s:s, s:o}", "type", "lobby.update", "game",
                                  room_summary_json(r)), lv->dep);
@@ -720,7 +737,7 @@ int stored_state_text(store *db, int64_t game, char **state)
     found = db->ops->game_get(db, game, &g);
     if (found != 0)
         return found;
-    room *r = replay(db, &g, NULL);
+    room *r = game_replay(db, &g, NULL);
     store_game_clear(&g);
     if (!r)
         return -1;

@@ -103,6 +103,20 @@ typedef struct live {
     store_job *recover_retry; /* the rebuild's read, to ask again when the timer fires */
     bool estimating;         /* stone removal began: the worker estimates the dead stones */
     bool release;            /* over and unwatched: freed once its writes are durable */
+    /* several nodes */
+    bool home;               /* made here (or restored here at start): this node asks its
+                                engine and times it first; the others 500 ms later */
+    bool behind;             /* another node wrote while ours were pending: read again */
+    bool refresh;            /* another node wrote while it was being read: read again */
+    bool conflicted;         /* a write of ours lost a race: the writer skips the game's
+                                writes until the rebuilt room is in place */
+    struct ask {             /* the requests whose answers wait for its writes */
+        int64_t client, id;
+        bool has_id;
+        uint64_t epoch;
+        const char *code, *message; /* what they hear if another node wrote first */
+    } *asks;
+    int nasks, asks_cap;
     struct server *srv;
 } live;
 
@@ -114,6 +128,7 @@ typedef struct challenge {
     room_settings settings;
     int64_t created_unix_ms;
     int64_t addr;
+    bool remote;             /* made on another node: counted and dropped there */
 } challenge;
 
 /* A growable array of pointers, indexed by position. */
@@ -141,21 +156,59 @@ typedef struct write_op {
     char result[32];            /* W_FINISH */
     int moves;
     char *sgf, *state;          /* W_FINISH, malloc'd */
+    int64_t for_game;           /* W_CHALLENGE_REMOVE: the game it makes, void if the
+                                   challenge is gone already (taken on another node) */
 } write_op;
 
 typedef struct batch {
     store_job job;              /* first: the store's job */
     struct server *srv;
-    uint64_t epoch;
-    write_op *ops;
+    uint64_t epoch;             /* its first epoch: what is not a game's waits for it */
+    uint64_t last;              /* its last: each game written has one of its own, */
+    write_op *ops;              /* so that one game's conflict drops only its messages */
     int nops, ops_cap;
     int64_t *games;             /* live games written */
+    uint64_t *epochs;           /* each one's epoch */
     int ngames, games_cap;
+    int64_t *conflicts;         /* games another node wrote first: nothing of them kept */
+    int nconflicts;
     challenge **removed;        /* challenges this batch removes: back on failure */
     int nremoved, removed_cap;
     bool abandoned;             /* failed or discarded, already dealt with */
     struct batch *next;         /* pending batches, oldest first */
 } batch;
+
+/* ---- several nodes on one database (server_nodes.c) ---- */
+
+bool nodes_start(server *s, void (*wake)(void *), char *err, size_t errlen);
+void nodes_free(server *s);
+/* What the other nodes wrote, heard since the last call (on wake). */
+void nodes_heard(server *s);
+/* A new id (0 game, 1 challenge); 0 when none is at hand for a moment. */
+int64_t nodes_take_id(server *s, int kind);
+/* The writer thread, in b's transaction, after its writes. */
+int nodes_notify_batch(store *db, batch *b);
+/* What tells the others of a new challenge (malloc'd; NULL with one node);
+ * takes shown (challenge_json's). */
+char *nodes_challenge_note(server *s, const challenge *ch, json_t *shown);
+/* Whether this node asks the game's engine (its home, or a player here). */
+bool nodes_may_ask_engine(server *s, const live *lv);
+/* How long after a deadline this node judges it (others first at home). */
+int64_t nodes_tick_grace_ms(const server *s, const live *lv);
+/* The writer thread: whether game's writes are skipped (a race lost). */
+bool nodes_skipping(server *s, int64_t game);
+void nodes_skip(server *s, int64_t game);
+/* The rebuilt room is in place: the writer takes its writes again. */
+void nodes_unskip(server *s, int64_t game);
+/* A game's writes became durable, or lost a race: catch up with the others. */
+void nodes_after_write(server *s, live *lv);
+/* Remember rq, whose answer waits for lv's writes; told code/message if
+ * another node wrote first. */
+void live_ask(live *lv, client *c, const proto_request *rq, const char *code, const char *message);
+/* A game another node made (or wrote while this one did not hold it). */
+void game_load(server *s, int64_t id);
+room *game_replay(store *db, const store_game *g, engine_spec e[3]);
+live *game_live_new(server *s, room *r, int64_t created_unix_ms);
 
 /* Histograms for /metrics: counts of values <= each bound (ms). */
 #define METRIC_BUCKETS 12
@@ -181,7 +234,18 @@ struct server {
     imap addresses;             /* address key -> address */
     imap lives;                 /* game id -> live */
     imap challenges;            /* id -> challenge */
-    int64_t next_game, next_challenge; /* the last ids given */
+    int64_t next_game, next_challenge; /* the last ids given (one node), or the largest
+                                          known (several) */
+    /* several nodes on one database (server_nodes.c); listen NULL: one */
+    struct store_listener *listen;
+    char node[24];              /* this node's name in what it tells the others */
+    struct id_block {
+        int64_t next, end;      /* [next, end) ours to give */
+        bool asking;
+    } ids[2];
+    imap loading;               /* game id -> read of a game another node made */
+    int64_t wconflict[64];      /* the writer thread's own: games whose writes it skips */
+    int nwconflict;
     ptr_list closing;           /* client* closed this turn */
     ptr_list releasing;         /* live* to free once durable */
     bool stopping;
@@ -205,6 +269,8 @@ struct server {
     int64_t lag_expected_ms;
     histogram loop_lag, commit_ms;
     uint64_t moves, commits, commit_failures, requests, store_reads;
+    uint64_t races_lost;        /* writes another node's came before */
+    uint64_t notes_heard;       /* what other nodes told */
 };
 
 /* ---- server.c ---- */
@@ -242,6 +308,8 @@ void lobby_handle(server *s, client *c, const proto_request *rq);
 void lobby_drop_challenges_of(server *s, int64_t user);
 bool lobby_restore(server *s, char *err, size_t errlen);
 void lobby_free(server *s);
+/* A challenge taken on another node leaves this one's lobby. */
+void lobby_challenge_gone(server *s, challenge *ch);
 /* A batch that removed challenges failed: they are open again. */
 void lobby_challenge_back(server *s, challenge *ch);
 
@@ -253,6 +321,9 @@ bool batch_game_add(server *s, live *lv, const store_game *g);
 bool batch_finish(server *s, live *lv, const char *result, int moves, char *sgf, char *state);
 bool batch_swap(server *s, live *lv);
 bool batch_challenge_remove(server *s, challenge *ch);
+/* The challenge this turn removed makes that game: when another node took
+ * the challenge first, the game is void. */
+void batch_challenge_makes(server *s, int64_t game);
 /* The turn is over: its batch goes to the store, the closed and the
  * released are freed. */
 void turn_end(server *s);

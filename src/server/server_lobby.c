@@ -40,6 +40,8 @@ static json_t *engine_names(server *s)
 
 static void count_challenge(server *s, const challenge *ch, int delta)
 {
+    if (ch->remote) /* counted on its own node */
+        return;
     account *a = account_of(s, ch->challenger);
     if (a)
         a->challenges += delta;
@@ -58,6 +60,15 @@ static bool challenge_take(server *s, challenge *ch)
     lobby_broadcast(s, json_pack("{s:s, s:I}", "type", "lobby.update", "challenge_removed",
                                  (json_int_t)ch->id), turn_epoch_now(s));
     return true;
+}
+
+void lobby_challenge_gone(server *s, challenge *ch)
+{
+    imap_del(&s->challenges, ch->id);
+    count_challenge(s, ch, -1);
+    lobby_broadcast(s, json_pack("{s:s, s:I}", "type", "lobby.update", "challenge_removed",
+                                 (json_int_t)ch->id), 0);
+    free(ch);
 }
 
 void lobby_challenge_back(server *s, challenge *ch)
@@ -79,7 +90,7 @@ void lobby_drop_challenges_of(server *s, int64_t user)
     int64_t id;
     void *v;
     for (size_t i = 0; n < CHALLENGES_EACH * 2 && imap_next(&s->challenges, &i, &id, &v);)
-        if (((challenge *)v)->challenger == user)
+        if (((challenge *)v)->challenger == user && !((challenge *)v)->remote)
             mine[n++] = v;
     for (int i = 0; i < n; i++)
         challenge_take(s, mine[i]);
@@ -94,6 +105,7 @@ typedef struct challenge_job {
     int64_t id;
     challenge *ch;
     char *settings_json;
+    char *note;              /* what tells the other nodes (NULL: one node) */
 } challenge_job;
 
 static int run_challenge_add(store *db, store_job *job)
@@ -103,7 +115,10 @@ static int run_challenge_add(store *db, store_job *job)
                           j->ch->created_unix_ms};
     snprintf(sc.challenger_name, sizeof sc.challenger_name, "%s", j->ch->challenger_name);
     snprintf(sc.opponent, sizeof sc.opponent, "%s", j->ch->opponent);
-    return db->ops->challenge_add(db, &sc);
+    int rc = db->ops->challenge_add(db, &sc);
+    if (rc == 0 && j->note)
+        rc = db->ops->notify(db, j->note);
+    return rc;
 }
 
 static void challenge_added(void *ctx, store_job *job)
@@ -134,6 +149,7 @@ static void challenge_added(void *ctx, store_job *job)
             challenge_take(s, ch);
     }
     free(j->settings_json);
+    free(j->note);
     free(j);
 }
 
@@ -167,7 +183,12 @@ static void on_challenge_create(server *s, client *c, const proto_request *rq)
         free(text);
         return send_error(c, rq, "internal", "out of memory");
     }
-    ch.id = ++s->next_challenge;
+    if (!(ch.id = nodes_take_id(s, 1))) {
+        free(j);
+        free(stored);
+        free(text);
+        return send_error(c, rq, "busy", "the server is short of challenge numbers for a moment: try again");
+    }
     ch.challenger = c->user;
     ch.addr = c->addr;
     snprintf(ch.challenger_name, sizeof ch.challenger_name, "%s", c->name);
@@ -183,6 +204,7 @@ static void on_challenge_create(server *s, client *c, const proto_request *rq)
     j->id = rq->id;
     j->ch = stored;
     j->settings_json = text;
+    j->note = nodes_challenge_note(s, stored, challenge_json(stored));
     store_async_submit(s->db, STORE_WRITE, &j->job);
 }
 
@@ -239,7 +261,9 @@ static void on_challenge_accept(server *s, client *c, const proto_request *rq)
                           sizeof err);
     if (!lv)
         return reply_error(c, rq, "internal", err, turn_epoch_now(s));
+    batch_challenge_makes(s, lv->r->id);
     reply_ok(c, rq, json_pack("{s:I}", "game", (json_int_t)lv->r->id), lv->dep);
+    live_ask(lv, c, rq, "not_found", "the challenge was accepted or withdrawn meanwhile");
 }
 
 static void on_engine_play(server *s, client *c, const proto_request *rq)

@@ -275,6 +275,8 @@ void game_handle(server *s, client *c, const proto_request *rq)
             if (ev->kind == EV_MOVE)
                 fields = json_pack("{s:i}", "n", tg_game_move_count(lv->r->game));
             reply_ok(c, rq, fields, lv->dep);
+            live_ask(lv, c, rq, "not_your_turn",
+                     "another request for this game came first (on another node): see the game as it is");
             if (ev->kind == EV_CHAT) {
                 json_t *msg = json_pack("{s:s, s:I, s:s, s:s, s:s, s:I}", "type", "game.chat",
                                         "game", (json_int_t)lv->r->id, "channel",

@@ -30,32 +30,77 @@ static void batch_free(batch *b)
     }
     free(b->ops);
     free(b->games);
+    free(b->epochs);
+    free(b->conflicts);
     for (int i = 0; i < b->nremoved; i++)
         free(b->removed[i]);
     free(b->removed);
     free(b);
 }
 
+static bool conflicted(const batch *b, int64_t game)
+{
+    for (int i = 0; i < b->nconflicts; i++)
+        if (b->conflicts[i] == game)
+            return true;
+    return false;
+}
+
+/* Another node wrote this game first: nothing more of it in this batch,
+ * nor in the ones after it, until its rebuilt room is in place. */
+static void conflict(batch *b, int64_t game)
+{
+    if (conflicted(b, game))
+        return;
+    int64_t *grown = realloc(b->conflicts, (size_t)(b->nconflicts + 1) * sizeof *grown);
+    if (!grown)
+        return; /* the writer's skip list below still keeps it out */
+    b->conflicts = grown;
+    b->conflicts[b->nconflicts++] = game;
+    nodes_skip(b->srv, game);
+}
+
 static int batch_run(store *db, store_job *job)
 {
     batch *b = (batch *)job;
+    b->nconflicts = 0; /* a batch run again (its group failed) starts over */
     for (int i = 0; i < b->nops; i++) {
         const write_op *op = &b->ops[i];
         int rc = 0;
+        if (op->game && op->kind != W_CHALLENGE_REMOVE &&
+            (conflicted(b, op->game) || nodes_skipping(b->srv, op->game))) {
+            conflict(b, op->game);
+            continue;
+        }
         switch (op->kind) {
-        case W_EVENT: rc = db->ops->event_add(db, op->game, &op->event); break;
+        case W_EVENT:
+            rc = db->ops->event_add(db, op->game, &op->event);
+            if (rc == 1) { /* that seq is taken: another node's move came first */
+                conflict(b, op->game);
+                rc = 0;
+            }
+            break;
         case W_GAME_ADD: rc = db->ops->game_add(db, &op->g); break;
         case W_FINISH:
             rc = db->ops->game_finish(db, op->game, op->result, op->moves, op->sgf ? op->sgf : "",
                                       op->state);
             break;
         case W_SWAP: rc = db->ops->game_swap_colors(db, op->game); break;
-        case W_CHALLENGE_REMOVE: rc = db->ops->challenge_remove(db, op->game) < 0 ? -1 : 0; break;
+        case W_CHALLENGE_REMOVE:
+            rc = db->ops->challenge_remove(db, op->game);
+            if (rc == 1 && op->for_game) /* accepted or withdrawn elsewhere meanwhile */
+                conflict(b, op->for_game);
+            rc = rc < 0 ? -1 : 0;
+            break;
         }
         if (rc != 0) {
             snprintf(job->error, sizeof job->error, "%s", db->ops->error(db));
             return -1;
         }
+    }
+    if (db->shared && nodes_notify_batch(db, b) != 0) {
+        snprintf(job->error, sizeof job->error, "%s", db->ops->error(db));
+        return -1;
     }
     return 0;
 }
@@ -79,7 +124,14 @@ batch *turn_batch(server *s)
     return s->open;
 }
 
-uint64_t turn_epoch_now(server *s) { return s->last_epoch > s->committed ? s->last_epoch : 0; }
+/* What is not one game's waits for the whole batch it came with: the open
+ * one's first epoch, else the newest pending one's (released together). */
+uint64_t turn_epoch_now(server *s)
+{
+    if (s->open)
+        return s->open->epoch;
+    return s->pending_tail ? s->pending_tail->epoch : 0;
+}
 
 static write_op *add_op(server *s, live *lv, write_kind kind)
 {
@@ -87,15 +139,25 @@ static write_op *add_op(server *s, live *lv, write_kind kind)
     if (!b || !grow_array((void **)&b->ops, &b->ops_cap, b->nops, sizeof *b->ops))
         return NULL;
     if (lv) {
-        bool listed = lv->dep == b->epoch;
+        bool listed = lv->dep >= b->epoch; /* an epoch of this batch's */
         if (!listed) {
+            int cap = b->games_cap;
             if (!grow_array((void **)&b->games, &b->games_cap, b->ngames, sizeof *b->games))
                 return NULL;
-            b->games[b->ngames++] = lv->r->id;
+            if (b->games_cap != cap) {
+                uint64_t *grown = realloc(b->epochs, (size_t)b->games_cap * sizeof *grown);
+                if (!grown) {
+                    b->games_cap = cap;
+                    return NULL;
+                }
+                b->epochs = grown;
+            }
+            if (lv->dep <= s->committed && !lv->stall_from)
+                lv->stall_from = server_now_ms();
+            lv->dep = ++s->last_epoch;
+            b->games[b->ngames] = lv->r->id;
+            b->epochs[b->ngames++] = lv->dep;
         }
-        if (lv->dep <= s->committed && !lv->stall_from)
-            lv->stall_from = server_now_ms();
-        lv->dep = b->epoch;
     }
     write_op *op = &b->ops[b->nops++];
     memset(op, 0, sizeof *op);
@@ -147,6 +209,16 @@ bool batch_finish(server *s, live *lv, const char *result, int moves, char *sgf,
 
 bool batch_swap(server *s, live *lv) { return add_op(s, lv, W_SWAP) != NULL; }
 
+void batch_challenge_makes(server *s, int64_t game)
+{
+    batch *b = s->open;
+    for (int i = b ? b->nops - 1 : -1; i >= 0; i--)
+        if (b->ops[i].kind == W_CHALLENGE_REMOVE) {
+            b->ops[i].for_game = game;
+            return;
+        }
+}
+
 bool batch_challenge_remove(server *s, challenge *ch)
 {
     batch *b = turn_batch(s);
@@ -178,6 +250,7 @@ void turn_end(server *s)
         s->open = NULL;
         if (b->nops == 0) /* opened, nothing written: its epoch is released in order */
             b->job.transaction = b->job.chained = false;
+        b->last = s->last_epoch;
         b->next = NULL;
         if (s->pending_tail)
             s->pending_tail->next = b;
@@ -296,6 +369,39 @@ static void recover_from(server *s, batch *failed)
         store_async_reset(s->db, reset);
 }
 
+/* The requests whose answers waited for epochs through `through` have them. */
+static void asks_answered(live *lv, uint64_t through)
+{
+    int kept = 0;
+    for (int i = 0; i < lv->nasks; i++)
+        if (lv->asks[i].epoch > through)
+            lv->asks[kept++] = lv->asks[i];
+    lv->nasks = kept;
+}
+
+static void lost_race(server *s, int64_t game, uint64_t epoch)
+{
+    s->races_lost++;
+    net_drop_epoch(s->net, epoch);
+    live *lv = live_get(s, game);
+    if (!lv)
+        return;
+    for (int i = 0; i < lv->nasks; i++) {
+        struct ask *a = &lv->asks[i];
+        client *c = a->epoch >= epoch ? client_by_id(s, a->client) : NULL;
+        if (!c)
+            continue;
+        proto_request rq;
+        memset(&rq, 0, sizeof rq);
+        rq.has_id = a->has_id;
+        rq.id = a->id;
+        send_error(c, &rq, a->code, a->message);
+    }
+    lv->nasks = 0;
+    lv->conflicted = true;
+    game_recover(s, lv);
+}
+
 static void batch_done(void *ctx, store_job *job)
 {
     server *s = ctx;
@@ -319,14 +425,25 @@ static void batch_done(void *ctx, store_job *job)
         histogram_add(&s->commit_ms, (double)(job->finished_ms - job->queued_ms));
         store_status(s, false, NULL);
     }
-    if (b->epoch > s->committed)
-        s->committed = b->epoch;
+    /* a game another node wrote first: what told of our writes is not
+     * sent, the requests hear why, and the room is read again */
+    for (int i = 0; i < b->ngames; i++)
+        if (conflicted(b, b->games[i]))
+            lost_race(s, b->games[i], b->epochs[i]);
+    if (b->last > s->committed)
+        s->committed = b->last;
     net_release_through(s->net, s->committed);
     http_release(s);
     for (int i = 0; i < b->ngames; i++) {
         live *lv = live_get(s, b->games[i]);
-        if (lv && lv->dep <= s->committed)
+        if (lv && conflicted(b, b->games[i]))
+            continue;
+        if (lv)
+            asks_answered(lv, b->epochs[i]);
+        if (lv && lv->dep <= s->committed) {
             game_durable(s, lv);
+            nodes_after_write(s, lv);
+        }
     }
     for (int i = 0; i < b->nremoved; i++)
         free(b->removed[i]);

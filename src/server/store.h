@@ -75,6 +75,9 @@ typedef struct store_ops {
     int (*tokens_revoke)(store *s, int64_t user);
     /* g->id is given (the server numbers games); 1: that id exists */
     int (*game_add)(store *s, const store_game *g);
+    /* 1: the game has an event at that seq already (written by another
+     * server on the same database): nothing written, the transaction
+     * goes on */
     int (*event_add)(store *s, int64_t game, const store_event *e);
     /* The result, the record and the final state (game.state's game
      * object, as JSON) kept with the game: a finished game is then read,
@@ -100,6 +103,13 @@ typedef struct store_ops {
     int (*challenge_add)(store *s, const store_challenge *c);
     int (*challenge_remove)(store *s, int64_t id);                  /* 1: none */
     int (*challenges_list)(store *s, store_challenge **out, int *count);
+    /* For several servers on one database (store.shared): a block of
+     * count ids of kind ("game", "challenge") never given to anyone else,
+     * [*first, *first + count).  A store that is not shared answers -1. */
+    int (*ids_take)(store *s, const char *kind, int count, int64_t *first);
+    /* Tell the other servers on the database (LISTEN tengen), when the
+     * transaction commits; a store that is not shared does nothing. */
+    int (*notify)(store *s, const char *payload);
     /* Give back what a long-lived connection holds (a read snapshot, the
      * WAL's growth): called by the store's threads when idle. */
     void (*idle)(store *s);
@@ -107,11 +117,15 @@ typedef struct store_ops {
 
 struct store {
     const store_ops *ops;
+    bool shared;          /* several servers may use the database at once (PostgreSQL) */
 };
 
 /* Open (and create, and migrate to STORE_SCHEMA_VERSION) the SQLite store
  * at path; NULL with err on failure, and on a file it cannot write. */
 #define STORE_SCHEMA_VERSION 2
+/* PostgreSQL's schema: SQLite's tables, and from 3 on what several nodes
+ * share (id_blocks). */
+#define STORE_PG_SCHEMA_VERSION 3
 store *store_sqlite_open(const char *path, char *err, size_t errlen);
 /* What store_sqlite_open does to the file, and no more (`tengen serve
  * --migrate-only`): *before the version it had (0: a new file; 1: tables
@@ -124,7 +138,9 @@ int store_sqlite_migrate(const char *path, int *before, int *after, char *err, s
  * whose missing parts come from the PG* environment variables (PGHOST,
  * PGPORT, PGUSER, PGPASSWORD, PGDATABASE, ...) as in psql.  Opening
  * creates or migrates the schema (under an advisory lock: servers starting
- * at once are safe).  One node only for now.  NULL with err on failure. */
+ * at once are safe).  Any number of servers may share one database: see
+ * store_listen.h for how each hears of the others' writes.  NULL with err
+ * on failure. */
 store *store_pg_open(const char *url, char *err, size_t errlen);
 /* store_sqlite_migrate's counterpart (*before 0: no tables yet). */
 int store_pg_migrate(const char *url, int *before, int *after, char *err, size_t errlen);

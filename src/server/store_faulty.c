@@ -86,13 +86,19 @@ static int fy_challenge_remove(store *s, int64_t id)
     return fault(s) ? -1 : IN(s)->ops->challenge_remove(IN(s), id);
 }
 static int fy_challenges(store *s, store_challenge **o, int *c) { return IN(s)->ops->challenges_list(IN(s), o, c); }
+static int fy_ids_take(store *s, const char *k, int n, int64_t *first)
+{
+    return fault(s) ? -1 : IN(s)->ops->ids_take(IN(s), k, n, first);
+}
+static int fy_notify(store *s, const char *payload) { return IN(s)->ops->notify(IN(s), payload); }
 static void fy_idle(store *s) { IN(s)->ops->idle(IN(s)); }
 
 static const store_ops faulty_ops = {
     fy_close, fy_error, fy_begin, fy_commit, fy_rollback, fy_user_add, fy_user_by_name,
     fy_user_by_id, fy_token_add, fy_token_user, fy_tokens_revoke, fy_game_add, fy_event_add,
     fy_game_finish, fy_game_swap, fy_games_list, fy_game_get, fy_events, fy_game_sgf,
-    fy_game_state, fy_max_ids, fy_challenge_add, fy_challenge_remove, fy_challenges, fy_idle,
+    fy_game_state, fy_max_ids, fy_challenge_add, fy_challenge_remove, fy_challenges,
+    fy_ids_take, fy_notify, fy_idle,
 };
 
 store *store_faulty_wrap(store *inner)
@@ -104,6 +110,7 @@ store *store_faulty_wrap(store *inner)
     }
     f->base.ops = &faulty_ops;
     f->inner = inner;
+    f->base.shared = inner->shared;
     return &f->base;
 }
 

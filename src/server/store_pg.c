@@ -1,7 +1,11 @@
 /*
- * store_pg.c — the store on PostgreSQL through libpq (issue 50), for one
- * server on a database of its own or shared with other programs.  One
- * node only for now: nothing here tells a server what another wrote.
+ * store_pg.c — the store on PostgreSQL through libpq (issue 50), for any
+ * number of servers (nodes) on one database, of its own or shared with
+ * other programs.  What makes the nodes agree is the database's: an event
+ * is (game, seq), and the second node to write a seq finds it taken (ON
+ * CONFLICT DO NOTHING: 1, the transaction goes on); ids come in blocks
+ * from id_blocks; each transaction tells the others what it wrote with
+ * pg_notify, delivered at commit (store_listen.c hears it).
  *
  * A store is one connection, used by one thread at a time (store_async's
  * writer or reader, or server_new's reads at start).  Every statement is
@@ -23,6 +27,7 @@
  * once.
  */
 #include "store.h"
+#include "store_listen.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -30,18 +35,18 @@
 #include <string.h>
 #include <time.h>
 
-/* The PostgreSQL schema's version follows SQLite's: the same tables and
- * columns.  Whoever raises STORE_SCHEMA_VERSION adds a step below. */
-#define PG_SCHEMA_VERSION 2
-_Static_assert(PG_SCHEMA_VERSION == STORE_SCHEMA_VERSION,
-               "store_pg.c needs a migration step to the new schema version");
+/* The PostgreSQL schema: SQLite's tables and columns (version 2), then
+ * what nodes share (3).  Whoever raises STORE_SCHEMA_VERSION adds a step
+ * here too. */
+#define PG_SCHEMA_VERSION STORE_PG_SCHEMA_VERSION
+_Static_assert(STORE_SCHEMA_VERSION == 2, "store_pg.c needs a migration step to SQLite's new tables");
 
 /* pg_advisory_xact_lock's key for migrations: "tengen" in ASCII */
 #define MIGRATION_LOCK "128017407977838"
 
 enum {
     Q_USER_ADD, Q_TOKEN_ADD, Q_TOKENS_REVOKE, Q_GAME_ADD, Q_EVENT_ADD, Q_GAME_FINISH, Q_GAME_SWAP,
-    Q_CHALLENGE_ADD, Q_CHALLENGE_REMOVE,
+    Q_CHALLENGE_ADD, Q_CHALLENGE_REMOVE, Q_IDS_TAKE, Q_NOTIFY,
     Q_FIRST_READ_,
     Q_USER_BY_NAME = Q_FIRST_READ_, Q_USER_BY_ID, Q_TOKEN_USER, Q_GAMES_LIVE, Q_GAMES_FINISHED,
     Q_GAMES_USER, Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_GAME_STATE, Q_MAX_IDS, Q_CHALLENGES, Q_COUNT_
@@ -60,7 +65,9 @@ static const char *const sql_text[Q_COUNT_] = {
     "DELETE FROM tokens WHERE user_id = $1",
     "INSERT INTO games(black, white, black_name, white_name, black_engine, white_engine, nigiri,"
     " settings, created, id) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING",
-    "INSERT INTO events(game_id, seq, at_ms, kind, data) VALUES($1, $2, $3, $4, $5)",
+    /* a seq another node wrote first: nothing, and 1 (the race's loser) */
+    "INSERT INTO events(game_id, seq, at_ms, kind, data) VALUES($1, $2, $3, $4, $5)"
+    " ON CONFLICT (game_id, seq) DO NOTHING",
     "UPDATE games SET finished = true, result = $2, sgf = $3, moves = $4, state = $5 WHERE id = $1",
     /* every right-hand side reads the row as it was: a swap in one statement */
     "UPDATE games SET black = white, white = black, black_name = white_name,"
@@ -70,6 +77,9 @@ static const char *const sql_text[Q_COUNT_] = {
     " VALUES($1, $2, $3, $4, $5, $6) RETURNING id)"
     " UPDATE challenge_last SET id = greatest(challenge_last.id, (SELECT id FROM added))",
     "DELETE FROM challenges WHERE id = $1",
+    /* the row's lock orders nodes taking blocks at once */
+    "UPDATE id_blocks SET last = last + $2 WHERE kind = $1 RETURNING last - $2 + 1",
+    "SELECT pg_notify('tengen', $1)",
 
     "SELECT id, name, password_hash, guest FROM users WHERE lower(name) = lower($1)",
     "SELECT id, name, password_hash, guest FROM users WHERE id = $1",
@@ -117,6 +127,11 @@ static const struct migration {
         /* the largest challenge id ever given, so that ids are never used twice */
         "CREATE TABLE challenge_last(id BIGINT NOT NULL);"
         "INSERT INTO challenge_last VALUES(0);"},
+    /* the ids nodes take in blocks, from the largest given so far */
+    {3, "CREATE TABLE id_blocks(kind TEXT PRIMARY KEY, last BIGINT NOT NULL);"
+        "INSERT INTO id_blocks SELECT 'game', coalesce(max(id), 0) FROM games;"
+        "INSERT INTO id_blocks SELECT 'challenge', greatest((SELECT id FROM challenge_last),"
+        " (SELECT coalesce(max(id), 0) FROM challenges));"},
 };
 
 /* After a failed attempt to connect again, calls fail at once for a
@@ -482,7 +497,7 @@ static int pg_event_add(store *s, int64_t game, const store_event *e)
     param_int(&p, e->at_ms);
     param_text(&p, e->kind);
     param_text(&p, e->data_json);
-    return run_command(P(s), Q_EVENT_ADD, &p) == 0 ? 0 : -1;
+    return run_command(P(s), Q_EVENT_ADD, &p);
 }
 
 static int pg_game_finish(store *s, int64_t game, const char *result, int moves, const char *sgf,
@@ -677,11 +692,41 @@ static int pg_challenges_list(store *s, store_challenge **out, int *count)
     return n == rows ? 0 : -1;
 }
 
+/* ---- what nodes share --------------------------------------------------------------- */
+
+static int pg_ids_take(store *s, const char *kind, int count, int64_t *first)
+{
+    params p = {0};
+    param_text(&p, kind);
+    param_int(&p, count);
+    PGresult *r = run(P(s), Q_IDS_TAKE, &p, PGRES_TUPLES_OK);
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 ? 0 : -1;
+    if (rc == 0)
+        *first = int_value(r, 0, 0);
+    else
+        keep_error(P(s), "no id block of that kind");
+    PQclear(r);
+    return rc;
+}
+
+static int pg_notify(store *s, const char *payload)
+{
+    params p = {0};
+    param_text(&p, payload);
+    PGresult *r = run(P(s), Q_NOTIFY, &p, PGRES_TUPLES_OK);
+    bool ok = r != NULL;
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
 static const store_ops pg_ops = {
     pg_close, pg_error, pg_begin, pg_commit, pg_rollback, pg_user_add, pg_user_by_name,
     pg_user_by_id, pg_token_add, pg_token_user, pg_tokens_revoke, pg_game_add, pg_event_add,
     pg_game_finish, pg_game_swap_colors, pg_games_list, pg_game_get, pg_events, pg_game_sgf,
-    pg_game_state, pg_max_ids, pg_challenge_add, pg_challenge_remove, pg_challenges_list, pg_idle,
+    pg_game_state, pg_max_ids, pg_challenge_add, pg_challenge_remove, pg_challenges_list,
+    pg_ids_take, pg_notify, pg_idle,
 };
 
 /* ---- opening and migrating ------------------------------------------------------- */
@@ -766,7 +811,7 @@ static int migrate(pg_store *q, int *found)
  * defaults before it (a database host that vanished is noticed within
  * about a minute, not the system's two hours); the encoding after it is
  * ours. */
-static PGconn *connect_to(const char *url)
+PGconn *store_pg_connect(const char *url)
 {
     const char *timeout = getenv("PGCONNECT_TIMEOUT") ? "" : "10";
     const char *keys[] = {"connect_timeout", "keepalives_idle", "keepalives_interval",
@@ -783,7 +828,8 @@ static store *open_store(const char *url, int *found, char *err, size_t errlen)
         return NULL;
     }
     q->base.ops = &pg_ops;
-    q->conn = connect_to(url);
+    q->base.shared = true;
+    q->conn = store_pg_connect(url);
     if (!q->conn) {
         snprintf(err, errlen, "PostgreSQL: out of memory");
         free(q);

@@ -31,7 +31,10 @@ static const char *const sql_text[Q_COUNT_] = {
     "DELETE FROM tokens WHERE user_id = ?1",
     "INSERT INTO games(black, white, black_name, white_name, black_engine, white_engine, nigiri,"
     " settings, created, id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    "INSERT INTO events(game_id, seq, at_ms, kind, data) VALUES(?1, ?2, ?3, ?4, ?5)",
+    /* an event already at that seq: 1, as on PostgreSQL (one server per
+     * file, so it never happens unless the file is shared by mistake) */
+    "INSERT INTO events(game_id, seq, at_ms, kind, data) VALUES(?1, ?2, ?3, ?4, ?5)"
+    " ON CONFLICT(game_id, seq) DO NOTHING",
     "UPDATE games SET finished = 1, result = ?2, sgf = ?3, moves = ?4, state = ?5 WHERE id = ?1",
     "SELECT " "id, black, white, black_name, white_name, black_engine, white_engine, nigiri,"
     " settings, created, finished, result, moves FROM games WHERE finished = 0 ORDER BY id",
@@ -263,7 +266,9 @@ static int sq_event_add(store *s, int64_t game, const store_event *e)
     sqlite3_bind_int64(st, 3, e->at_ms);
     sqlite3_bind_text(st, 4, e->kind, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 5, e->data_json, -1, SQLITE_TRANSIENT);
-    return run(st) == 0 ? 0 : -1;
+    if (run(st) != 0)
+        return -1;
+    return sqlite3_changes(S(s)->db) ? 0 : 1;
 }
 
 static int sq_game_finish(store *s, int64_t game, const char *result, int moves, const char *sgf,
@@ -453,11 +458,24 @@ static int sq_challenges_list(store *s, store_challenge **out, int *count)
     return done(st, rc == SQLITE_DONE ? 0 : -1);
 }
 
+/* One server per file: nothing to share, nobody to tell. */
+static int sq_ids_take(store *s, const char *kind, int count, int64_t *first)
+{
+    (void)s, (void)kind, (void)count, (void)first;
+    return -1;
+}
+
+static int sq_notify(store *s, const char *payload)
+{
+    (void)s, (void)payload;
+    return 0;
+}
+
 static const store_ops sqlite_ops = {
     sq_close, sq_error, sq_begin, sq_commit, sq_rollback, sq_user_add, sq_user_by_name, sq_user_by_id, sq_token_add, sq_token_user,
     sq_tokens_revoke, sq_game_add, sq_event_add, sq_game_finish, sq_game_swap_colors, sq_games_list, sq_game_get,
     sq_events, sq_game_sgf, sq_game_state, sq_max_ids, sq_challenge_add, sq_challenge_remove,
-    sq_challenges_list, sq_idle,
+    sq_challenges_list, sq_ids_take, sq_notify, sq_idle,
 };
 
 /* Create the tables of a new file, or bring an older one to this version;

@@ -159,6 +159,23 @@ void net_drop_from(net *n, uint64_t epoch)
         }
 }
 
+void net_drop_epoch(net *n, uint64_t epoch)
+{
+    for (net_conn *c = n->conns; c; c = c->next_conn)
+        for (item **link = &c->head; *link;) {
+            item *it = *link;
+            if (it->epoch == epoch && epoch > n->released) {
+                net_msg_unref(it->msg);
+                if (it->fallback)
+                    net_msg_unref(it->fallback);
+                *link = it->next;
+                free(it);
+            } else {
+                link = &it->next;
+            }
+        }
+}
+
 bool net_send_after(net_conn *c, net_msg *m, uint64_t epoch, net_msg *fallback)
 {
     if (c->closed)

@@ -1,0 +1,654 @@
+/*
+ * server_nodes.c — several servers (nodes) on one PostgreSQL database.
+ *
+ * Every node holds every live game (a room is small) and judges the
+ * requests of its own clients at once, as a single server does.  The
+ * database keeps one truth per game: an event is (game, seq), and of two
+ * nodes writing the same seq the second finds it taken (store.h:
+ * event_add's 1).  That node's writes of the game are then skipped (the
+ * writer's skip list, until the room is rebuilt), what told of them is
+ * not sent (their epoch is dropped), the requests hear not_your_turn, and
+ * the room is read again from the store.
+ *
+ * Each committed batch tells the others what it wrote (pg_notify in the
+ * same transaction: heard at commit, in commit order, about 1 ms later);
+ * a node applies another's events to its room at the times they carry,
+ * so every node shows the same clocks.  A game made elsewhere, a gap in
+ * the seqs, an event too large for a notification, or events heard while
+ * our own writes of the game wait: the game is read from the store.
+ * Notifications lost (the listener's connection broke): everything held
+ * is read again.
+ *
+ * Timers run on every node: the game's home (the node that made it, or
+ * any that restored it at start) decides a loss on time or an absence
+ * first, the others 500 ms later unless they heard of it meanwhile; ties
+ * are settled by the seq as any race.  An engine is asked by the game's
+ * home, and by any node where one of its players is connected (their
+ * node may be gone).  Ids come in blocks taken from the database.
+ */
+#include "server_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "store_listen.h"
+
+#define ID_BLOCK 64
+/* A notification's payload is at most 8000 bytes: larger ones say only
+ * which game to read. */
+#define NOTE_MAX 7800
+
+static const char *id_kind[2] = {"game", "challenge"};
+
+/* ---- ids ----------------------------------------------------------------------- */
+
+typedef struct ids_job {
+    store_job job;
+    int kind;
+    int64_t first;
+} ids_job;
+
+static int run_ids(store *db, store_job *job)
+{
+    ids_job *j = (ids_job *)job;
+    return db->ops->ids_take(db, id_kind[j->kind], ID_BLOCK, &j->first);
+}
+
+static void ids_taken(void *ctx, store_job *job)
+{
+    server *s = ctx;
+    ids_job *j = (ids_job *)job;
+    struct id_block *b = &s->ids[j->kind];
+    b->asking = false;
+    if (job->rc == 0) {
+        /* what is left of the old block is used first: ids stay in order
+         * on each node */
+        if (b->next >= b->end) {
+            b->next = j->first;
+            b->end = j->first + ID_BLOCK;
+        } else if (b->end == j->first) {
+            b->end += ID_BLOCK;
+        } else { /* not adjacent: the new block replaces the rest */
+            b->next = j->first;
+            b->end = j->first + ID_BLOCK;
+        }
+    }
+    free(j);
+}
+
+int64_t nodes_take_id(server *s, int kind)
+{
+    int64_t *known = kind == 0 ? &s->next_game : &s->next_challenge;
+    if (!s->listen)
+        return ++*known;
+    struct id_block *b = &s->ids[kind];
+    if (b->end - b->next < ID_BLOCK / 2 && !b->asking) {
+        ids_job *j = calloc(1, sizeof *j);
+        if (j) {
+            j->kind = kind;
+            j->job.run = run_ids;
+            j->job.done = ids_taken;
+            j->job.transaction = true;
+            b->asking = true;
+            store_async_submit(s->db, STORE_WRITE, &j->job);
+        }
+    }
+    if (b->next >= b->end)
+        return 0;
+    int64_t id = b->next++;
+    if (id > *known)
+        *known = id;
+    return id;
+}
+
+/* ---- the writer's skip list -------------------------------------------------------- */
+
+bool nodes_skipping(server *s, int64_t game)
+{
+    for (int i = 0; i < s->nwconflict; i++)
+        if (s->wconflict[i] == game)
+            return true;
+    return false;
+}
+
+void nodes_skip(server *s, int64_t game)
+{
+    if (nodes_skipping(s, game))
+        return;
+    if (s->nwconflict == (int)(sizeof s->wconflict / sizeof s->wconflict[0]))
+        s->nwconflict--; /* the oldest stays out by its batch's own list */
+    memmove(s->wconflict + 1, s->wconflict, (size_t)s->nwconflict * sizeof *s->wconflict);
+    s->wconflict[0] = game;
+    s->nwconflict++;
+}
+
+typedef struct unskip_job {
+    store_job job;
+    server *srv;
+    int64_t game;
+} unskip_job;
+
+static int run_unskip(store *db, store_job *job)
+{
+    (void)db;
+    unskip_job *j = (unskip_job *)job;
+    server *s = j->srv;
+    for (int i = 0; i < s->nwconflict; i++)
+        if (s->wconflict[i] == j->game) {
+            s->wconflict[i] = s->wconflict[--s->nwconflict];
+            break;
+        }
+    return 0;
+}
+
+static void unskipped(void *ctx, store_job *job)
+{
+    (void)ctx;
+    free(job);
+}
+
+void nodes_unskip(server *s, int64_t game)
+{
+    if (!s->listen)
+        return;
+    unskip_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    j->srv = s;
+    j->game = game;
+    j->job.run = run_unskip;
+    j->job.done = unskipped;
+    /* after every batch queued before the rebuilt room was in place */
+    store_async_submit(s->db, STORE_WRITE, &j->job);
+}
+
+/* ---- telling the others (the writer thread) ----------------------------------------- */
+
+static bool in_list(const int64_t *list, int n, int64_t v)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == v)
+            return true;
+    return false;
+}
+
+static int send_note(store *db, json_t *note)
+{
+    char *text = note ? json_dumps(note, JSON_COMPACT) : NULL;
+    json_decref(note);
+    int rc = text ? db->ops->notify(db, text) : -1;
+    free(text);
+    return rc;
+}
+
+static json_t *game_note(const batch *b, int64_t game)
+{
+    json_t *events = json_array();
+    bool made = false;
+    size_t size = 0;
+    int last_seq = 0;
+    for (int i = 0; i < b->nops; i++) {
+        const write_op *op = &b->ops[i];
+        if (op->game != game)
+            continue;
+        if (op->kind == W_GAME_ADD)
+            made = true;
+        if (op->kind != W_EVENT)
+            continue;
+        last_seq = op->event.seq;
+        size += strlen(op->event.data_json) + 48;
+        json_array_append_new(events, json_pack("[i, I, s, s]", op->event.seq,
+                                                (json_int_t)op->event.at_ms, op->event.kind,
+                                                op->event.data_json));
+    }
+    json_t *note = json_pack("{s:s, s:I}", "n", b->srv->node, "g", (json_int_t)game);
+    if (made) /* the others read it whole */
+        json_object_set_new(note, "new", json_true());
+    else if (size > NOTE_MAX)
+        json_object_set_new(note, "s", json_integer(last_seq));
+    else
+        json_object_set(note, "e", events);
+    json_decref(events);
+    return note;
+}
+
+int nodes_notify_batch(store *db, batch *b)
+{
+    for (int i = 0; i < b->ngames; i++)
+        if (!in_list(b->conflicts, b->nconflicts, b->games[i]) &&
+            send_note(db, game_note(b, b->games[i])) != 0)
+            return -1;
+    for (int i = 0; i < b->nops; i++)
+        if (b->ops[i].kind == W_CHALLENGE_REMOVE &&
+            send_note(db, json_pack("{s:s, s:I}", "n", b->srv->node, "c-",
+                                    (json_int_t)b->ops[i].game)) != 0)
+            return -1;
+    return 0;
+}
+
+char *nodes_challenge_note(server *s, const challenge *ch, json_t *shown)
+{
+    if (!s->listen) {
+        json_decref(shown);
+        return NULL;
+    }
+    json_object_set_new(shown, "by", json_integer(ch->challenger));
+    json_t *note = json_pack("{s:s, s:o}", "n", s->node, "c+", shown);
+    char *text = note ? json_dumps(note, JSON_COMPACT) : NULL;
+    json_decref(note);
+    return text;
+}
+
+/* ---- reading a game another node made ------------------------------------------- */
+
+typedef struct load_job {
+    store_job job;
+    int64_t game;
+    room *r;
+    engine_spec engines[3];
+    int64_t created;
+    int found;               /* 0 live, 1 none, 2 finished */
+} load_job;
+
+typedef struct loading {
+    bool again;              /* heard of it again meanwhile: read once more */
+} loading;
+
+static int run_load(store *db, store_job *job)
+{
+    load_job *j = (load_job *)job;
+    store_game g;
+    memset(&g, 0, sizeof g);
+    int rc = db->ops->game_get(db, j->game, &g);
+    if (rc != 0) {
+        j->found = 1;
+        return rc < 0 ? -1 : 0;
+    }
+    j->created = g.created_unix_ms;
+    if (g.finished) {
+        j->found = 2;
+        store_game_clear(&g);
+        return 0;
+    }
+    j->r = game_replay(db, &g, j->engines);
+    store_game_clear(&g);
+    return j->r ? 0 : -1;
+}
+
+static void loaded(void *ctx, store_job *job);
+
+static void load_submit(server *s, int64_t game)
+{
+    load_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    j->game = game;
+    j->job.run = run_load;
+    j->job.done = loaded;
+    store_async_submit(s->db, STORE_READ, &j->job);
+}
+
+void game_load(server *s, int64_t game)
+{
+    loading *l = imap_get(&s->loading, game);
+    if (l) {
+        l->again = true;
+        return;
+    }
+    if (!(l = calloc(1, sizeof *l)) || !imap_put(&s->loading, game, l)) {
+        free(l);
+        return;
+    }
+    if (game > s->next_game)
+        s->next_game = game;
+    load_submit(s, game);
+}
+
+static void loaded(void *ctx, store_job *job)
+{
+    server *s = ctx;
+    load_job *j = (load_job *)job;
+    loading *l = imap_get(&s->loading, j->game);
+    if (l && (l->again || job->rc != 0)) { /* heard of again, or the store failed: read again */
+        l->again = false;
+        room_free(j->r);
+        if (job->rc != 0 && s->stopping) {
+            free(imap_del(&s->loading, j->game));
+            free(j);
+            return;
+        }
+        int64_t game = j->game;
+        free(j);
+        load_submit(s, game);
+        return;
+    }
+    free(imap_del(&s->loading, j->game));
+    live *lv = j->r && !live_get(s, j->game) ? game_live_new(s, j->r, j->created) : NULL;
+    if (!lv) {
+        room_free(j->r);
+        free(j);
+        return;
+    }
+    memcpy(lv->engine, j->engines, sizeof lv->engine);
+    if (room_seats_swapped(lv->r))
+        swap_engines(lv);
+    lv->offset_ms = server_now_ms() - lv->r->last_at;
+    free(j);
+    lobby_broadcast(s, json_pack("{s:s, s:o}", "type", "lobby.update", "game",
+                                 room_summary_json(lv->r)), 0);
+    schedule(s, lv);
+    ask_engine(s, lv);
+}
+
+/* ---- hearing the others ------------------------------------------------------------ */
+
+/* What the last game.move or game.state told of the game, from events of
+ * another node's: applied as they were judged there. */
+static bool apply_events(server *s, live *lv, json_t *events)
+{
+    room_result all;
+    memset(&all, 0, sizeof all);
+    int applied = 0;
+    int64_t last_at = 0;
+    size_t i;
+    json_t *e;
+    room_event *ev = malloc(sizeof *ev);
+    if (!ev)
+        return false;
+    json_array_foreach(events, i, e) {
+        int seq = (int)json_integer_value(json_array_get(e, 0));
+        json_int_t at = json_integer_value(json_array_get(e, 1));
+        const char *kind_name = json_string_value(json_array_get(e, 2));
+        const char *text = json_string_value(json_array_get(e, 3));
+        if (seq <= lv->r->seq)
+            continue; /* had it already */
+        if (seq != lv->r->seq + 1 || !kind_name || !text)
+            goto reread;
+        room_event_kind kind;
+        json_error_t err;
+        json_t *data = json_loads(text, 0, &err);
+        bool ok = data && room_event_kind_parse(kind_name, &kind) &&
+                  room_event_from_json(lv->r, kind, data, ev);
+        json_decref(data);
+        if (!ok)
+            goto reread;
+        bool swapped = room_seats_swapped(lv->r);
+        room_result res;
+        room_apply(lv->r, ev, at, &res);
+        if (res.code || lv->r->seq != seq)
+            goto reread; /* judged otherwise here: the store decides */
+        if (room_seats_swapped(lv->r) != swapped)
+            swap_engines(lv);
+        if (kind == EV_PROPOSAL)
+            lv->estimating = false;
+        all.played |= res.played;
+        all.state_changed |= res.state_changed;
+        all.ended |= res.ended;
+        all.needs_proposal |= res.needs_proposal;
+        if (kind != EV_CHAT && kind != EV_ARRIVE)
+            lv->epoch++;
+        last_at = at;
+        applied++;
+    }
+    free(ev);
+    if (!applied)
+        return true;
+    /* the clock goes on from the committed time of the last event */
+    lv->offset_ms = server_now_ms() - last_at;
+    if (applied > 1 && all.played)
+        all.state_changed = true; /* one game.move tells of one move */
+    if (all.needs_proposal && lv->r->phase == ROOM_REMOVAL && !lv->r->has_proposal)
+        lv->estimating = true; /* the node that judged it proposes: shown with it */
+    lv->engine_asked = false;
+    announce(s, lv, &all);
+    return true;
+reread:
+    free(ev);
+    return false;
+}
+
+static void heard_game(server *s, int64_t game, json_t *note)
+{
+    live *lv = live_get(s, game);
+    if (game > s->next_game)
+        s->next_game = game;
+    if (!lv)
+        return game_load(s, game);
+    if (lv->recovering) {
+        lv->refresh = true;
+        return;
+    }
+    if (lv->dep > s->committed) { /* ours wait: whichever came first, the store says */
+        lv->behind = true;
+        return;
+    }
+    json_t *events = json_object_get(note, "e");
+    if (!json_is_array(events) || !apply_events(s, lv, events))
+        game_recover(s, lv);
+}
+
+static void heard_challenge(server *s, json_t *c)
+{
+    json_int_t id = json_integer_value(json_object_get(c, "id"));
+    if (id <= 0 || imap_get(&s->challenges, id))
+        return;
+    challenge *ch = calloc(1, sizeof *ch);
+    char why[200];
+    const char *name = json_string_value(json_object_get(c, "challenger"));
+    const char *opponent = json_string_value(json_object_get(c, "opponent"));
+    if (!ch || !name || !room_settings_from_json(json_object_get(c, "settings"), &ch->settings, why,
+                                                 sizeof why)) {
+        free(ch);
+        return;
+    }
+    ch->id = id;
+    ch->challenger = json_integer_value(json_object_get(c, "by"));
+    snprintf(ch->challenger_name, sizeof ch->challenger_name, "%s", name);
+    snprintf(ch->opponent, sizeof ch->opponent, "%s", opponent ? opponent : "");
+    ch->created_unix_ms = json_integer_value(json_object_get(c, "created"));
+    ch->remote = true;
+    if (id > s->next_challenge)
+        s->next_challenge = id;
+    lobby_challenge_back(s, ch);
+}
+
+static void heard_challenge_gone(server *s, int64_t id)
+{
+    challenge *ch = imap_get(&s->challenges, id);
+    if (!ch)
+        return;
+    lobby_challenge_gone(s, ch);
+}
+
+/* ---- reading everything again --------------------------------------------------------- */
+
+typedef struct resync_job {
+    store_job job;
+    store_game *games;
+    int ngames;
+    store_challenge *challenges;
+    int nchallenges;
+} resync_job;
+
+static int run_resync(store *db, store_job *job)
+{
+    resync_job *j = (resync_job *)job;
+    if (db->ops->games_list(db, false, 0, 0, &j->games, &j->ngames) != 0)
+        return -1;
+    return db->ops->challenges_list(db, &j->challenges, &j->nchallenges);
+}
+
+static void resync_submit(server *s);
+
+static void resynced(void *ctx, store_job *job)
+{
+    server *s = ctx;
+    resync_job *j = (resync_job *)job;
+    if (job->rc == 0) {
+        for (int i = 0; i < j->ngames; i++)
+            if (!live_get(s, j->games[i].id))
+                game_load(s, j->games[i].id);
+        /* challenges gone meanwhile leave; new ones come */
+        int64_t gone[256], id;
+        int n = 0;
+        void *v;
+        for (size_t i = 0; n < 256 && imap_next(&s->challenges, &i, &id, &v);) {
+            bool found = false;
+            for (int k = 0; k < j->nchallenges && !found; k++)
+                found = j->challenges[k].id == id;
+            if (!found)
+                gone[n++] = id;
+        }
+        for (int i = 0; i < n; i++)
+            heard_challenge_gone(s, gone[i]);
+        for (int k = 0; k < j->nchallenges; k++) {
+            store_challenge *c = &j->challenges[k];
+            json_error_t e;
+            json_t *settings = json_loads(c->settings_json, 0, &e);
+            json_t *shown = json_pack("{s:I, s:s, s:s, s:o, s:I, s:I}", "id", (json_int_t)c->id,
+                                      "challenger", c->challenger_name, "opponent", c->opponent,
+                                      "settings", settings ? settings : json_null(), "created",
+                                      (json_int_t)c->created_unix_ms, "by", (json_int_t)c->challenger);
+            if (shown)
+                heard_challenge(s, shown);
+            json_decref(shown);
+        }
+    }
+    store_games_free(j->games, j->ngames);
+    store_challenges_free(j->challenges, j->nchallenges);
+    bool failed = job->rc != 0;
+    free(j);
+    if (failed && !s->stopping)
+        resync_submit(s); /* the reader waits out the database's absence */
+}
+
+static void resync_submit(server *s)
+{
+    resync_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    j->job.run = run_resync;
+    j->job.done = resynced;
+    store_async_submit(s->db, STORE_READ, &j->job);
+}
+
+static void resync(server *s)
+{
+    int64_t id;
+    void *v;
+    for (size_t i = 0; imap_next(&s->lives, &i, &id, &v);) {
+        live *lv = v;
+        if (lv->recovering)
+            lv->refresh = true;
+        else if (lv->dep > s->committed)
+            lv->behind = true;
+        else
+            game_recover(s, lv);
+    }
+    resync_submit(s);
+}
+
+void nodes_heard(server *s)
+{
+    if (!s->listen)
+        return;
+    bool lost = false;
+    char *text;
+    for (int n = 0; n < 10000; n++) {
+        bool gap = false;
+        text = store_listen_next(s->listen, &gap);
+        lost |= gap;
+        if (!text)
+            break;
+        json_error_t err;
+        json_t *note = json_loads(text, 0, &err);
+        free(text);
+        const char *from = json_string_value(json_object_get(note, "n"));
+        if (!note || !from || strcmp(from, s->node) == 0) {
+            json_decref(note);
+            continue;
+        }
+        s->notes_heard++;
+        json_t *g = json_object_get(note, "g"), *add = json_object_get(note, "c+"),
+               *gone = json_object_get(note, "c-");
+        if (json_is_integer(g) && json_integer_value(g) > 0)
+            heard_game(s, json_integer_value(g), note);
+        else if (json_is_object(add))
+            heard_challenge(s, add);
+        else if (json_is_integer(gone))
+            heard_challenge_gone(s, json_integer_value(gone));
+        json_decref(note);
+    }
+    if (lost) {
+        fprintf(stderr, "tengen serve: the other nodes' writes may have been missed: reading every game again\n");
+        resync(s);
+    }
+}
+
+void nodes_after_write(server *s, live *lv)
+{
+    if (lv->behind && !lv->recovering) {
+        lv->behind = false;
+        game_recover(s, lv);
+    }
+}
+
+void live_ask(live *lv, client *c, const proto_request *rq, const char *code, const char *message)
+{
+    if (!lv->srv->listen || lv->dep <= lv->srv->committed)
+        return; /* one node: nobody writes first */
+    if (!grow_array((void **)&lv->asks, &lv->asks_cap, lv->nasks, sizeof *lv->asks))
+        return;
+    lv->asks[lv->nasks++] = (struct ask){c->id, rq->id, rq->has_id, lv->dep, code, message};
+}
+
+bool nodes_may_ask_engine(server *s, const live *lv)
+{
+    if (!s->listen || lv->home)
+        return true;
+    for (int i = 0; i < lv->watcher_count; i++)
+        if (room_color_of(lv->r, lv->watchers[i]->user) != TG_EMPTY)
+            return true;
+    return false;
+}
+
+int64_t nodes_tick_grace_ms(const server *s, const live *lv)
+{
+    return s->listen && !lv->home ? 500 : 0;
+}
+
+/* ---- starting and stopping ------------------------------------------------------------ */
+
+bool nodes_start(server *s, void (*wake)(void *), char *err, size_t errlen)
+{
+    if (!s->api_db->shared)
+        return true;
+    snprintf(s->node, sizeof s->node, "%016" PRIx64, auth_random_u64());
+    s->listen = store_listen_new(s->cfg.db_path, wake, s, err, errlen);
+    if (!s->listen)
+        return false;
+    for (int k = 0; k < 2; k++) {
+        int64_t first;
+        if (s->api_db->ops->ids_take(s->api_db, id_kind[k], ID_BLOCK, &first) != 0) {
+            snprintf(err, errlen, "cannot take ids: %s", s->api_db->ops->error(s->api_db));
+            return false;
+        }
+        s->ids[k].next = first;
+        s->ids[k].end = first + ID_BLOCK;
+    }
+    return true;
+}
+
+void nodes_free(server *s)
+{
+    store_listen_free(s->listen);
+    s->listen = NULL;
+    int64_t id;
+    void *v;
+    for (size_t i = 0; imap_next(&s->loading, &i, &id, &v);)
+        free(v);
+    imap_free(&s->loading);
+}
