@@ -6,6 +6,7 @@ import {el, clear, replace, $} from './dom.js'
 import {t, getLang, setLang, colourName} from './i18n.js'
 import {Conn} from './net.js'
 import {GameView, registerGameEvents} from './game.js'
+import {rulesName, timeWords} from './count.js'
 
 const PRESETS = ['chinese', 'japanese', 'korean', 'aga', 'new-zealand', 'tromp-taylor', 'ancient', 'free-opening']
 const SYSTEMS = ['none', 'absolute', 'byoyomi', 'canadian', 'periods', 'fischer', 'simple']
@@ -45,6 +46,7 @@ conn.onOpen = async () => {
 conn.onState = state => {
   const c = $('#conn')
   if (c) { c.dataset.state = state; c.textContent = t(state) }
+  if (S.view && S.view.connState) S.view.connState(state)
 }
 
 // ---------------------------------------------------------------- header
@@ -61,6 +63,14 @@ function renderHeader() {
       S.user.guest ? ' ' + t('guest_tag') : ''))
     auth.appendChild(el('button', {id: 'logout', type: 'button', onclick: logout}, t('logout')))
   } else {
+    // on a phone the form folds behind one button (style.css), so that the
+    // header stays a line or two high
+    auth.appendChild(el('button', {id: 'auth-toggle', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'auth-form',
+      onclick: e => {
+        const open = !auth.classList.contains('open')
+        auth.classList.toggle('open', open)
+        e.target.setAttribute('aria-expanded', open ? 'true' : 'false')
+      }}, t('menu')))
     const name = el('input', {id: 'auth-name', autocomplete: 'username', placeholder: t('name'),
       'aria-label': t('name'), maxlength: 24, size: 10})
     const pw = el('input', {id: 'auth-password', type: 'password', autocomplete: 'current-password',
@@ -128,10 +138,25 @@ function summaryItem(g) {
     el('a', {href: '#/game/' + g.id, class: 'game-link'},
       `${g.size}×${g.size} `),
     playerLink(g.black, {class: 'black-name'}), ` ${t('vs')} `, playerLink(g.white, {class: 'white-name'}),
-    ' · ', g.rules || '', g.handicap ? ` · H${g.handicap}` : '',
+    ' · ', rulesName(g.rules), g.handicap ? ` · H${g.handicap}` : '',
     typeof g.moves === 'number' ? ' · ' + t('moves_n', {n: g.moves}) : '',
     g.result ? el('span', {class: 'summary-result'}, ' · ' + g.result) : '',
     ' ', el('a', {href: '#/game/' + g.id, class: 'watch'}, t('watch')))
+}
+
+// A challenge's colour as its reader sees it: the challenger's own, or the
+// one an acceptor would get (under free-opening, a seat).
+function colourWords(c, mine) {
+  const s = c.settings || {}
+  const col = s.color || 'nigiri'
+  if (col === 'nigiri') return t('colours_nigiri')
+  const free = /^free-opening\b/.test(s.rules || '')
+  if (free) {
+    const challengerFirst = col === 'white'
+    return t(mine === challengerFirst ? 'fo_seat_first' : 'fo_seat_second')
+  }
+  if (mine) return t('you_play_ch', {colour: colourName(col)})
+  return t('you_would_play', {colour: colourName(col === 'black' ? 'white' : 'black')})
 }
 
 // ---------------------------------------------------------------- lobby
@@ -358,12 +383,13 @@ class LobbyView {
     for (const c of challenges) {
       const s = c.settings || {}
       const mine = me && c.challenger === me
+      const free = /^free-opening\b/.test(s.rules || '')
       const li = el('li', {'data-challenge': c.id, 'data-challenger': c.challenger},
         playerLink(c.challenger, {class: 'challenger'}), ' · ',
-        `${s.size || 19}×${s.size || 19} · ${s.rules || 'chinese'}`,
-        s.komi !== undefined ? ` · ${t('komi')} ${s.komi}` : '',
+        `${s.size || 19}×${s.size || 19} · ${rulesName(s.rules)}`,
+        free ? ` · ${t('komi_from_predictions')}` : s.komi !== undefined ? ` · ${t('komi')} ${s.komi}` : '',
         s.handicap ? ` · H${s.handicap}${s.handicap_placement === 'free' ? ' ' + t('free') : ''}` : '',
-        ` · ${s.time || 'none'} · `, t(s.color || 'nigiri'),
+        ` · ${timeWords(s.time)} · `, el('span', {class: 'colour-words'}, colourWords(c, mine)),
         c.opponent ? el('span', {class: 'for'}, ' · ', t('for_player', {name: c.opponent})) : '', ' ')
       if (mine) {
         li.appendChild(el('button', {type: 'button', class: 'cancel-challenge', 'data-action': 'cancel',
@@ -446,22 +472,42 @@ class PlayerView {
     else if (!this.data) card.appendChild(el('p', {}, t('loading')))
     else {
       const p = this.data.player || {}
-      const dl = el('dl', {class: 'player-info'})
-      for (const [k, v] of Object.entries(p)) {
-        if (v === null || typeof v === 'object') continue
-        dl.appendChild(el('dt', {}, k))
-        dl.appendChild(el('dd', {}, String(v)))
+      const games = this.data.games || []
+      let w = 0, l = 0
+      for (const g of games) {
+        const r = playerResult(g, this.name)
+        if (r === 'won') w++
+        else if (r === 'lost') l++
       }
+      const dl = el('dl', {class: 'player-info'},
+        el('dt', {}, t('name')), el('dd', {id: 'player-kind'}, p.name || this.name, ' · ', t(p.guest ? 'guest_player' : 'registered')),
+        el('dt', {}, t('games')), el('dd', {id: 'player-record', 'data-won': w, 'data-lost': l},
+          t('games_played', {n: games.length, w, l})))
       card.appendChild(dl)
       card.appendChild(el('h3', {}, t('games')))
       const ul = el('ul', {class: 'list', id: 'player-games'})
-      const games = this.data.games || []
       if (!games.length) ul.appendChild(el('li', {class: 'empty'}, t('no_games')))
-      for (const g of games) ul.appendChild(summaryItem(g))
+      for (const g of games) {
+        const li = summaryItem(g)
+        const r = playerResult(g, this.name)
+        li.dataset.outcome = r
+        li.insertBefore(el('b', {class: `outcome ${r}`}, t(r === 'draw' ? 'draw_word' : r), ' '), li.firstChild)
+        ul.appendChild(li)
+      }
       card.appendChild(ul)
     }
     root.appendChild(card)
   }
+}
+
+// 'won', 'lost', 'draw' or 'unfinished' for `name` in a GAME_SUMMARY
+function playerResult(g, name) {
+  const r = g.result || ''
+  if (!r) return 'unfinished'
+  const side = g.black === name ? 'B' : g.white === name ? 'W' : ''
+  if (/^(0|Draw|Jigo)/i.test(r)) return 'draw'
+  if (!/^[BW]\+/.test(r) || !side) return 'unfinished'
+  return r[0] === side ? 'won' : 'lost'
 }
 
 // ---------------------------------------------------------------- router
@@ -475,6 +521,8 @@ function route() {
   else if ((m = /^#\/player\/(.+)$/.exec(h))) S.view = new PlayerView(decodeURIComponent(m[1]))
   else S.view = new LobbyView()
   document.body.dataset.route = h
+  // a new view opens at its top (a game at its board), wherever the last was scrolled
+  window.scrollTo(0, 0)
 }
 
 setLang(getLang())

@@ -129,9 +129,43 @@ export function liveNumbers(size, board, moves) {
   return numbers
 }
 
+// A move on a copy of a position, for trying variations: the new board and
+// the stones it took, or null where the point is taken, the move is suicide
+// or it retakes a ko at once (the position before `previous`).
+export function tryMove(size, board, i, colour, previous) {
+  if (board[i]) return null
+  const b = board.slice(), me = colour === 'white' ? 2 : 1, them = 3 - me
+  b[i] = me
+  let taken = 0
+  for (const nb of neighbours(size, i)) {
+    if (b[nb] !== them) continue
+    const {chain, libs} = chainAt(size, b, nb)
+    if (libs === 0) { for (const s of chain) b[s] = 0; taken += chain.length }
+  }
+  if (chainAt(size, b, i).libs === 0) return null
+  if (previous && previous.every((x, k) => x === b[k])) return null
+  return {board: b, taken}
+}
+
+const DEFS = [
+  ['radialGradient', {id: 'g-black', cx: '35%', cy: '30%', r: '70%'}, [['0', '#6b6b6b'], ['0.35', '#2a2a2a'], ['1', '#050505']]],
+  ['radialGradient', {id: 'g-white', cx: '35%', cy: '30%', r: '75%'}, [['0', '#ffffff'], ['0.6', '#eeeeea'], ['1', '#b9b6ad']]],
+  ['linearGradient', {id: 'g-wood', x1: '0', y1: '0', x2: '1', y2: '1'}, [['0', '#e6c27a'], ['0.45', '#d9b062'], ['0.55', '#dcb467'], ['1', '#c99a4a']]]
+]
+
+function defs() {
+  const d = svg('defs', {})
+  for (const [tag, attrs, stops] of DEFS) {
+    d.appendChild(svg(tag, attrs, stops.map(([o, c]) => svg('stop', {offset: o, 'stop-color': c}))))
+  }
+  return d
+}
+
 // Draws the board into `root` (an <svg>).  view: {size, board (array),
 // last, numbers (array or null), marks: {vertex: 'dead-mine'|'dead-theirs'|
-// 'proposal'|'selected'}, hover: colour or null}.
+// 'dead-both'|'dead'|'proposal'|'selected'}, disputed (Set of vertices),
+// owner (array: 1/2 territory, 3 dame, or null), cursor (vertex or null),
+// hover: colour or null}.
 export function drawBoard(root, view) {
   const {size} = view
   const M = 1.0  // margin for coordinates, in line spacings
@@ -139,9 +173,15 @@ export function drawBoard(root, view) {
   clear(root)
   root.setAttribute('viewBox', `0 0 ${W} ${W}`)
   root.setAttribute('data-size', size)
+  root.appendChild(defs())
   const X = c => M + c
   const g = svg('g', {class: 'grid'})
-  g.appendChild(svg('rect', {x: 0, y: 0, width: W, height: W, class: 'wood'}))
+  g.appendChild(svg('rect', {x: 0, y: 0, width: W, height: W, class: 'wood', fill: 'url(#g-wood)'}))
+  // a few faint grain lines, drawn, not an image
+  for (let k = 1; k < 7; k++) {
+    const y = (W * k) / 7 + ((k * 37) % 5) * 0.05
+    g.appendChild(svg('path', {d: `M0,${y} C${W / 3},${y - 0.35} ${(2 * W) / 3},${y + 0.35} ${W},${y - 0.1}`, class: 'grain'}))
+  }
   for (let k = 0; k < size; k++) {
     g.appendChild(svg('line', {x1: X(0), y1: X(k), x2: X(size - 1), y2: X(k), class: 'line'}))
     g.appendChild(svg('line', {x1: X(k), y1: X(0), x2: X(k), y2: X(size - 1), class: 'line'}))
@@ -161,6 +201,7 @@ export function drawBoard(root, view) {
 
   const stones = svg('g', {id: 'stones'})
   const marks = view.marks || {}
+  const disputed = view.disputed || new Set()
   for (let i = 0; i < size * size; i++) {
     const s = view.board[i]
     if (!s) continue
@@ -168,25 +209,47 @@ export function drawBoard(root, view) {
     const v = vertexName(size, c, r)
     const colour = s === 1 ? 'black' : 'white'
     const mark = marks[v]
+    const dead = mark === 'dead-mine' || mark === 'dead-both' || mark === 'dead'
+    stones.appendChild(svg('circle', {cx: X(c) + 0.04, cy: X(r) + 0.06, r: 0.47, class: 'shadow' + (dead ? ' dead' : '')}))
     stones.appendChild(svg('circle', {
       cx: X(c), cy: X(r), r: 0.47, class: `stone ${colour}` + (mark ? ' ' + mark : ''),
-      'data-stone': v, 'data-color': colour, 'data-mark': mark || null
+      fill: `url(#g-${colour})`,
+      'data-stone': v, 'data-color': colour, 'data-mark': mark || null, 'data-disputed': disputed.has(v) ? '1' : null
     }))
     if (view.numbers && view.numbers[i]) {
       stones.appendChild(svg('text', {x: X(c), y: X(r) + 0.02, class: `num on-${colour}`,
         text: String(view.numbers[i])}))
     }
-    if (mark === 'dead-mine' || mark === 'dead-both') {
+    if (dead) {
       stones.appendChild(svg('path', {d: `M${X(c) - 0.25},${X(r) - 0.25}l0.5,0.5m0,-0.5l-0.5,0.5`,
         class: `cross on-${colour}`}))
     }
-    if (mark === 'dead-theirs' || mark === 'dead-both') {
+    if (mark === 'dead-theirs') {
       stones.appendChild(svg('rect', {x: X(c) - 0.14, y: X(r) - 0.14, width: 0.28, height: 0.28,
         class: `square on-${colour}`}))
+    }
+    if (disputed.has(v)) {
+      stones.appendChild(svg('circle', {cx: X(c), cy: X(r), r: 0.5, class: 'disputed', 'data-disputed-ring': v}))
     }
     if (mark === 'proposal') {
       stones.appendChild(svg('circle', {cx: X(c), cy: X(r), r: 0.1, class: `dot on-${colour}`}))
     }
+  }
+  if (view.owner) {
+    const area = svg('g', {id: 'territory'})
+    for (let i = 0; i < size * size; i++) {
+      const o = view.owner[i]
+      if (!o) continue
+      const c = i % size, r = Math.floor(i / size), v = vertexName(size, c, r)
+      if (o === 3) {
+        area.appendChild(svg('circle', {cx: X(c), cy: X(r), r: 0.09, class: 'dame', 'data-dame': v}))
+        continue
+      }
+      const owner = o === 1 ? 'black' : 'white'
+      area.appendChild(svg('rect', {x: X(c) - 0.19, y: X(r) - 0.19, width: 0.38, height: 0.38,
+        class: `terr ${owner}`, 'data-territory': owner, 'data-vertex-territory': v}))
+    }
+    stones.appendChild(area)
   }
   for (const [v, mark] of Object.entries(marks)) {
     if (mark !== 'selected') continue
@@ -203,8 +266,13 @@ export function drawBoard(root, view) {
   root.appendChild(stones)
 
   const hover = svg('circle', {id: 'hover-stone', r: 0.47, cx: -5, cy: -5,
-    class: 'stone hover ' + (view.hover || 'black'), visibility: 'hidden'})
+    class: 'stone hover ' + (view.hover || 'black'), fill: `url(#g-${view.hover || 'black'})`, visibility: 'hidden'})
   root.appendChild(hover)
+  const cp = parseVertex(size, view.cursor)
+  const cursor = svg('rect', {id: 'cursor', x: -5, y: -5, width: 0.9, height: 0.9, rx: 0.12, class: 'cursor',
+    visibility: cp ? 'visible' : 'hidden', 'data-cursor': view.cursor || null})
+  if (cp) { cursor.setAttribute('x', X(cp[0]) - 0.45); cursor.setAttribute('y', X(cp[1]) - 0.45) }
+  root.appendChild(cursor)
 
   const hits = svg('g', {class: 'hits'})
   for (let r = 0; r < size; r++) {

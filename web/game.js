@@ -6,8 +6,10 @@
 
 import {el, clear, replace, $} from './dom.js'
 import {t, getLang, colourName} from './i18n.js'
-import {boardFromString, drawBoard, liveNumbers, parseVertex, replay} from './board.js'
+import {boardFromString, drawBoard, liveNumbers, parseVertex, replay, vertexName} from './board.js'
 import {GameClock} from './clock.js'
+import {countFromServer, countLines, countPosition, optionWords, ruleOptions, rulesName, timeWords, chainPoints} from './count.js'
+import {Variations, sgfWithVariations} from './review.js'
 
 let current = null  // the GameView on screen, if any
 
@@ -30,6 +32,11 @@ export class GameView {
     this.confirmResign = false
     this.showNumbers = pref('tengen.numbers', false)
     this.speakOn = pref('tengen.speak', true)
+    this.soundOn = pref('tengen.sound', false)
+    this.vars = new Variations()
+    this.cursor = null      // the keyboard's point on the board
+    this.online = this.conn.ready
+    this.frozen = null      // the clocks as shown when the connection went
     this.clock = new GameClock()
     this.lastCall = {black: null, white: null}
     current = this
@@ -37,7 +44,10 @@ export class GameView {
       // ← → step through the moves, Home/End: first and last (not while typing).
       if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return
       const k = {ArrowLeft: -1, ArrowRight: 1}[e.key]
-      if (k) this.browse(this.shownN() + k)
+      if (k && this.vars.active()) {
+        if (k < 0 && this.vars.shown === 0) this.leaveVariation()
+        else { this.vars.step(k); this.update() }
+      } else if (k) this.browse(this.shownN() + k)
       else if (e.key === 'Home') this.browse(0)
       else if (e.key === 'End') this.browse(null)
       else return
@@ -56,6 +66,19 @@ export class GameView {
     })
   }
 
+  // The page's connection (net.js): offline is shown on the board, and the
+  // clocks stand still on screen until the server speaks again.
+  connState(state) {
+    const online = state === 'online'
+    if (!online && this.online && this.g) {
+      this.frozen = {black: this.clock.view('black'), white: this.clock.view('white')}
+    }
+    this.online = online
+    const o = $('#offline')
+    if (o) o.hidden = online
+    if (this.g) this.update()
+  }
+
   userChanged() {
     // `you` depends on who is logged in: watch again for a fresh game.state.
     if (this.conn.ready) this.conn.request('game.watch', {game: this.id}).catch(e => this.error(e))
@@ -68,9 +91,34 @@ export class GameView {
     if (current === this) current = null
   }
 
+  // An error shows for a while, never for the rest of the game.
   error(e) {
     const n = $('#game-error')
-    if (n) n.textContent = e ? t('error', {message: e.message || String(e)}) : ''
+    if (!n) return
+    n.textContent = e ? t('error', {message: e.message || String(e)}) : ''
+    clearTimeout(this.errorTimer)
+    if (e) this.errorTimer = setTimeout(() => { if (n.isConnected) n.textContent = '' }, 8000)
+  }
+
+  announce(text) {
+    const n = $('#announce')
+    if (n) n.textContent = text
+  }
+
+  sound() {
+    if (!this.soundOn) return
+    try {
+      const A = this.audio || (this.audio = new (window.AudioContext || window.webkitAudioContext)())
+      const o = A.createOscillator(), gain = A.createGain(), at = A.currentTime
+      o.type = 'triangle'
+      o.frequency.setValueAtTime(900, at)
+      o.frequency.exponentialRampToValueAtTime(300, at + 0.06)
+      gain.gain.setValueAtTime(0.3, at)
+      gain.gain.exponentialRampToValueAtTime(0.001, at + 0.09)
+      o.connect(gain).connect(A.destination)
+      o.start(at)
+      o.stop(at + 0.1)
+    } catch (e) { /* no audio */ }
   }
 
   send(type, fields = {}) {
@@ -86,6 +134,7 @@ export class GameView {
     if (g.phase !== 'play') this.resumed = false
     if (g.phase !== 'placement') this.selected = []
     this.g = g
+    this.frozen = null
     this.stateAt = Date.now()  // the free opening's prediction countdowns run from here
     if (!Array.isArray(g.moves)) g.moves = []
     if (this.viewN !== null && this.viewN >= g.moves.length) this.viewN = null  // after an undo
@@ -105,8 +154,16 @@ export class GameView {
     if (m.clock) g.clock = m.clock
     if (m.warning && g.warnings) g.warnings[m.color] = (g.warnings[m.color] || 0) + 1
     this.resumed = false
+    this.frozen = null
     this.clock.set(g.clock, g.time, g.phase !== 'play' || g.paused)
     this.update()
+    const who = colourName(m.color)
+    if (m.move === 'pass') this.announce(t('announce_pass', {colour: who}))
+    else {
+      const n = Array.isArray(m.captured) ? m.captured.length : 0
+      this.announce(t('announce_move', {colour: who, move: m.move}) + (n ? t('announce_captures', {n}) : ''))
+      this.sound()
+    }
   }
 
   onChat(m) {
@@ -127,7 +184,11 @@ export class GameView {
     }
     const board = document.createElementNS('http://www.w3.org/2000/svg', 'svg')
     board.id = 'board'
-    board.setAttribute('role', 'img')
+    board.setAttribute('role', 'application')
+    board.setAttribute('tabindex', '0')
+    board.setAttribute('aria-roledescription', t('board_label', {n: this.g ? this.g.size : 19}))
+    board.setAttribute('aria-label', t('board_label', {n: this.g ? this.g.size : 19}))
+    board.addEventListener('keydown', e => this.boardKey(e))
     board.addEventListener('click', e => this.boardClick(e))
     board.addEventListener('dblclick', e => this.boardGesture(e))
     board.addEventListener('pointermove', e => this.boardHover(e))
@@ -144,6 +205,8 @@ export class GameView {
       onchange: e => { this.showNumbers = e.target.checked; setPref('tengen.numbers', this.showNumbers); this.update() }})
     const speak = el('input', {type: 'checkbox', id: 'speak', checked: this.speakOn,
       onchange: e => { this.speakOn = e.target.checked; setPref('tengen.speak', this.speakOn) }})
+    const sound = el('input', {type: 'checkbox', id: 'sound', checked: this.soundOn,
+      onchange: e => { this.soundOn = e.target.checked; setPref('tengen.sound', this.soundOn); this.sound() }})
     // 002 §4.3: where a move leaves both sides' chains without liberties,
     // the mover may remove its own; the box asks for it on the next move
     const own = el('input', {type: 'checkbox', id: 'own-capture', checked: this.ownCapture,
@@ -152,7 +215,8 @@ export class GameView {
     root.appendChild(el('div', {class: 'game-view', 'data-game': this.id},
       el('div', {class: 'board-col'},
         bar('white'),
-        el('div', {id: 'board-wrap'}, board),
+        el('div', {id: 'board-wrap'}, board,
+          el('div', {id: 'offline', class: 'offline', hidden: this.online, role: 'status'}, t('offline_board'))),
         bar('black'),
         el('div', {id: 'nav-bar', class: 'nav-bar'},
           el('button', {id: 'nav-first', type: 'button', title: 'first', onclick: () => this.browse(0)}, t('first')),
@@ -161,8 +225,13 @@ export class GameView {
           el('button', {id: 'nav-next', type: 'button', title: 'next', onclick: () => this.browse(this.shownN() + 1)}, t('next')),
           el('button', {id: 'nav-last', type: 'button', title: 'last', onclick: () => this.browse(null)}, t('last')),
           el('label', {class: 'check'}, numbers, ' ', t('move_numbers')),
-          el('label', {class: 'check'}, speak, ' ', t('speak')))),
+          el('label', {class: 'check'}, speak, ' ', t('speak')),
+          el('label', {class: 'check'}, sound, ' ', t('sound'))),
+        el('section', {id: 'variation', class: 'card', hidden: true}),
+        el('section', {id: 'score', class: 'card score', hidden: true, 'aria-label': t('count_title')})),
       el('div', {class: 'side-col'},
+        el('div', {id: 'announce', class: 'sr-only', 'aria-live': 'polite', role: 'status'}),
+        el('div', {id: 'cursor-live', class: 'sr-only', 'aria-live': 'polite'}),
         el('div', {id: 'status', class: 'card status', 'aria-live': 'polite'}),
         el('div', {id: 'request-box'}),
         el('div', {id: 'free-opening', class: 'card', hidden: true}),
@@ -182,8 +251,11 @@ export class GameView {
         el('div', {id: 'result', class: 'card result', hidden: true}),
         el('div', {class: 'card'},
           el('div', {id: 'info', class: 'info'}),
-          el('a', {id: 'sgf', href: `/api/games/${this.id}/sgf`, download: `tengen-${this.id}.sgf`}, t('download_sgf'))),
-        el('section', {class: 'card'}, el('h3', {}, t('moves')), el('ol', {id: 'moves', class: 'moves'})),
+          el('a', {id: 'sgf', href: `/api/games/${this.id}/sgf`, download: `tengen-${this.id}.sgf`}, t('download_sgf')),
+          el('a', {id: 'sgf-variations', href: '#', hidden: true, download: `tengen-${this.id}-variations.sgf`,
+            onclick: e => this.downloadVariations(e)}, t('download_sgf_vars'))),
+        el('section', {class: 'card'}, el('h3', {id: 'moves-title'}, t('moves')),
+          el('ol', {id: 'moves', class: 'moves', tabindex: '0', 'aria-labelledby': 'moves-title'})),
         el('section', {class: 'card chat'}, el('h3', {}, t('chat')),
           el('ul', {id: 'chat-log', class: 'chat-log'}, this.chat.map(m => this.chatLine(m))),
           el('form', {id: 'chat-form', onsubmit: e => {
@@ -211,8 +283,67 @@ export class GameView {
     if (n !== null) n = Math.max(0, Math.min(total, n))
     // The last move of a live game is the live position (dead stones,
     // voided moves and all, as the server has it).
+    this.vars.leave()
     this.viewN = n === null || n === total ? null : n
     this.update()
+  }
+
+  // Review: a finished game, or any game while an earlier move is shown.
+  reviewing() { return !!this.g && (this.viewN !== null || this.g.phase === 'over' || this.vars.active()) }
+
+  variationAt(v) {
+    const g = this.g
+    const at = this.vars.active() ? this.vars.current.at : this.shownN()
+    if (!this.vars.play(g, at, v)) return
+    this.update()
+  }
+
+  leaveVariation() {
+    const at = this.vars.current ? this.vars.current.at : null
+    this.vars.leave()
+    this.browse(at)
+  }
+
+  discardVariation() {
+    const at = this.vars.current ? this.vars.current.at : null
+    this.vars.discard()
+    this.browse(at)
+  }
+
+  downloadVariations(e) {
+    e.preventDefault()
+    const text = sgfWithVariations(this.g, this.vars.lines)
+    const a = document.createElement('a')
+    a.href = URL.createObjectURL(new Blob([text], {type: 'application/x-go-sgf'}))
+    a.download = `tengen-${this.id}-variations.sgf`
+    document.body.appendChild(a)
+    a.click()
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove() }, 1000)
+  }
+
+  // The keyboard on the board: arrows move a cursor, Enter or Space acts
+  // at it as a click would.
+  boardKey(e) {
+    const g = this.g
+    if (!g) return
+    const d = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]}[e.key]
+    const size = g.size
+    let p = parseVertex(size, this.cursor)
+    if (d) {
+      if (!p) p = parseVertex(size, g.last) || [Math.floor(size / 2), Math.floor(size / 2)]
+      else p = [Math.max(0, Math.min(size - 1, p[0] + d[0])), Math.max(0, Math.min(size - 1, p[1] + d[1]))]
+      this.cursor = vertexName(size, p[0], p[1])
+      this.update()
+      const hit = $(`#board [data-vertex="${this.cursor}"]`)
+      const state = hit ? hit.getAttribute('data-state') : 'empty'
+      const n = $('#cursor-live')
+      if (n) n.textContent = t('cursor_at', {v: this.cursor, what: t(state === 'empty' ? 'empty_point' : state + '_stone')})
+    } else if ((e.key === 'Enter' || e.key === ' ') && p) {
+      const hit = $(`#board [data-vertex="${this.cursor}"]`)
+      if (hit) this.actAt(this.cursor, hit.getAttribute('data-state'))
+    } else return
+    e.preventDefault()
+    e.stopPropagation()
   }
 
   canPlay() {
@@ -228,19 +359,24 @@ export class GameView {
 
   boardClick(e) {
     const v = e.target && e.target.getAttribute && e.target.getAttribute('data-vertex')
+    if (v) this.actAt(v, e.target.getAttribute('data-state'))
+  }
+
+  actAt(v, state) {
     const g = this.g
-    if (!v || !g || this.viewN !== null) return
+    if (!v || !g) return
+    if (this.reviewing()) { if (state === 'empty' || this.vars.active()) this.variationAt(v); return }
     if (this.canPlay()) {
       const msg = {move: v, n: g.moves.length + 1}
       if (this.ownCapture && g.phase === 'play') msg.own = true
       this.ownCapture = false  // one move at a time
       this.send('game.move', msg).catch(() => {})
-    } else if (g.phase === 'removal' && g.you && e.target.getAttribute('data-state') !== 'empty') {
+    } else if (g.phase === 'removal' && g.you && state !== 'empty') {
       this.send('game.toggle', {point: v}).catch(() => {})
     } else if (g.phase === 'placement' && g.you === 'black') {
       const i = this.selected.indexOf(v)
       if (i >= 0) this.selected.splice(i, 1)
-      else if (this.selected.length < g.handicap && e.target.getAttribute('data-state') === 'empty') this.selected.push(v)
+      else if (this.selected.length < g.handicap && state === 'empty') this.selected.push(v)
       this.update()
     }
   }
@@ -263,7 +399,7 @@ export class GameView {
   boardHover(e) {
     if (!this.drawn) return
     const v = e.target && e.target.getAttribute && e.target.getAttribute('data-vertex')
-    if (v && this.canPlay()) this.drawn.showHover(v)
+    if (v && (this.canPlay() || this.reviewing())) this.drawn.showHover(v)
     else this.drawn.hideHover()
   }
 
@@ -285,7 +421,12 @@ export class GameView {
 
     // --- the board
     let board, last, captures, numbers
-    if (live) {
+    const variation = this.vars.active()
+    if (variation) {
+      const r = this.vars.position(g)
+      board = r.board; last = r.last; numbers = r.numbers
+      captures = replay(size, g.setup, g.moves, this.vars.current.at).captures
+    } else if (live) {
       board = boardFromString(size, g.board)
       last = g.last
       captures = g.captures || {black: 0, white: 0}
@@ -295,21 +436,34 @@ export class GameView {
       board = r.board; last = r.last; captures = r.captures
       numbers = this.showNumbers ? r.numbers : null
     }
-    const marks = {}
-    if (live && g.phase === 'removal' && g.removal) {
+    const marks = {}, disputed = new Set()
+    let count = null
+    if (live && !variation && g.phase === 'removal' && g.removal) {
       const a = you || 'black', b = other(a)
       const mine = new Set(g.removal[a] ? g.removal[a].dead : [])
       const theirs = new Set(g.removal[b] ? g.removal[b].dead : [])
       for (const v of g.removal.proposal || []) marks[v] = 'proposal'
       for (const v of theirs) marks[v] = 'dead-theirs'
       for (const v of mine) marks[v] = theirs.has(v) ? 'dead-both' : 'dead-mine'
+      for (const v of mine) if (!theirs.has(v)) disputed.add(v)
+      for (const v of theirs) if (!mine.has(v)) disputed.add(v)
+      count = countPosition(g, board, [...mine])
+    } else if (live && !variation && g.phase === 'over' && g.count && g.count.black) {
+      for (const v of g.dead || []) marks[v] = 'dead'
+      count = countFromServer(g)
     }
     for (const v of this.selected) marks[v] = 'selected'
     const svgBoard = $('#board')
-    this.drawn = drawBoard(svgBoard, {size, board, last, numbers, marks, hover: this.canPlay() ? this.stoneColour() : null})
-    svgBoard.dataset.live = live ? '1' : '0'
+    const hover = this.canPlay() ? this.stoneColour() : this.reviewing() ? (variation ? this.vars.position(g).colour
+      : Variations.colourAfter(g, this.shownN())) : null
+    this.drawn = drawBoard(svgBoard, {size, board, last, numbers, marks, disputed, hover,
+      owner: count ? count.owner : null, cursor: this.cursor})
+    svgBoard.dataset.live = live && !variation ? '1' : '0'
     svgBoard.dataset.moves = String(this.shownN())
+    svgBoard.dataset.variation = variation ? String(this.vars.shown) : ''
     svgBoard.classList.toggle('playable', this.canPlay())
+    this.updateScore(count)
+    this.updateVariation()
 
     // --- the players
     for (const c of ['black', 'white']) {
@@ -317,9 +471,11 @@ export class GameView {
       replace($(`#name-${c}`), this.ctx.playerLink(p.name), p.engine ? ' ' + t('engine_tag') : '',
         you === c ? ' ★' : '')
       const pres = $(`#presence-${c}`)
-      // `online` may be absent (unknown): then say nothing.
-      pres.textContent = p.engine || typeof p.online !== 'boolean' ? '' : p.online ? t('online_tag') : t('offline_tag')
-      pres.dataset.online = typeof p.online === 'boolean' ? (p.online ? '1' : '0') : ''
+      // `online` may be absent (unknown), and while this page is offline
+      // nobody is known to be online: then say nothing.
+      const known = this.online && !p.engine && typeof p.online === 'boolean'
+      pres.textContent = !known ? '' : p.online ? t('online_tag') : t('offline_tag')
+      pres.dataset.online = known ? (p.online ? '1' : '0') : ''
       $(`#captures-${c}`).textContent = String(captures[c] || 0)
       const w = g.warnings ? g.warnings[c] || 0 : 0
       $(`#warnings-${c}`).textContent = w ? `${t('warnings')} ${w}` : ''
@@ -398,7 +554,8 @@ export class GameView {
     if (g.phase === 'removal' && g.removal) {
       const list = (c) => {
         const d = (g.removal[c] && g.removal[c].dead) || []
-        const label = you ? (c === you ? t('dead_mine') : t('dead_theirs')) : t(c === 'black' ? 'dead_black' : 'dead_white')
+        // named for whose list it is: the stones this player marked dead
+        const label = you ? (c === you ? t('list_you') : t('list_they')) : t(c === 'black' ? 'list_black' : 'list_white')
         const stated = !!(g.removal[c] && g.removal[c].stated)
         return el('div', {class: 'dead-list'},
           el('b', {}, label, ': '),
@@ -409,8 +566,13 @@ export class GameView {
       const order = you ? [you, other(you)] : ['black', 'white']
       for (const c of order) rm.appendChild(list(c))
       const prop = g.removal.proposal || []
-      rm.appendChild(el('div', {}, el('b', {}, t('proposal'), ': '),
+      rm.appendChild(el('div', {}, el('b', {}, t('server_proposal'), ': '),
         el('span', {id: 'proposal', 'data-dead': prop.join(' ')}, prop.length ? prop.join(' ') : t('none'))))
+      const lb = new Set(g.removal.black.dead), lw = new Set(g.removal.white.dead)
+      const dis = [...lb].filter(v => !lw.has(v)).concat([...lw].filter(v => !lb.has(v)))
+      rm.appendChild(el('div', {}, el('b', {}, t('disputed'), ': '),
+        el('span', {id: 'disputed', 'data-dead': dis.join(' ')}, dis.length ? dis.join(' ') : t('none'))))
+      if (you) rm.appendChild(el('p', {class: 'hint', id: 'removal-hint'}, t('removal_hint')))
       if (you) {
         rm.appendChild(el('div', {class: 'controls'},
           el('button', {id: 'accept', type: 'button', onclick: () => this.send('game.accept').catch(() => {})}, t('accept')),
@@ -430,44 +592,99 @@ export class GameView {
       res.appendChild(el('div', {id: 'result-points', class: 'big'}, `${t('result')}: ${g.result || '?'}`))
       if (words) res.appendChild(el('div', {id: 'result-text'}, words))
       if (g.reason) res.appendChild(el('div', {id: 'result-reason', class: 'hint'}, t('reason_' + g.reason)))
-      if (g.count && g.count.black) {
-        const row = c => {
-          const k = g.count[c]
-          return el('div', {class: 'count'}, colourName(c), `: ${k.points} ${t('points')} (${t('stones_word')} ${k.stones}, ${t('territory')} ${k.territory}, ${t('prisoners')} ${k.prisoners})`)
-        }
-        // a free opening's count is against the predictions' mean, not the komi that stands for it
-        const threshold = g.free_opening && g.free_opening.threshold
-        res.appendChild(el('div', {id: 'count'}, row('black'), row('white'),
-          el('div', {}, threshold ? `${t('threshold')} ${threshold}` : `${t('komi')} ${g.count.komi}`)))
+      if (g.dead && g.dead.length) {
+        res.appendChild(el('div', {id: 'agreed-dead', 'data-dead': g.dead.join(' ')}, el('b', {}, t('agreed_dead'), ': '), g.dead.join(' ')))
       }
     }
 
     // --- information
+    const opts = ruleOptions(g.rules_text)
+    const details = el('details', {id: 'rules-details'}, el('summary', {}, t('rules_details')),
+      el('ul', {}, Object.entries(opts).filter(([k]) => k !== 'komi').map(([k, v]) => el('li', {}, optionWords(k, v)))),
+      el('div', {class: 'hint'}, g.rules_text || ''))
     replace($('#info'),
-      el('div', {}, el('b', {}, t('info_rules'), ': '), g.rules_text || g.rules || ''),
-      el('div', {}, el('b', {}, t('komi'), ': '), String(g.komi)),
+      el('div', {}, el('b', {}, t('info_rules'), ': '), el('span', {id: 'rules-name'}, rulesName(g.rules)), details),
+      el('div', {}, el('b', {}, t('komi'), ': '), g.free_opening && !g.free_opening.threshold ? t('komi_from_predictions') : String(g.komi)),
       g.handicap ? el('div', {}, el('b', {}, t('info_handicap'), ': '), `${g.handicap} (${t(g.handicap_placement || 'fixed')})`) : null,
       g.free_opening && g.free_opening.threshold ? el('div', {}, el('b', {}, t('threshold'), ': '), g.free_opening.threshold) : null,
-      el('div', {}, el('b', {}, t('info_time'), ': '), g.time_text || g.time || ''),
+      el('div', {}, el('b', {}, t('info_time'), ': '), el('span', {id: 'time-words', title: g.time || ''}, timeWords(g.time))),
       g.nigiri ? el('div', {}, el('b', {}, t('info_nigiri'), ': '), g.nigiri) : null)
 
     // --- moves
+    // the list is built again after a game.state, and grows by a move after
+    // a game.move: a long game's move is drawn without rebuilding its list
     const ol = $('#moves')
-    clear(ol)
     const shown = this.shownN()
-    for (const m of g.moves) {
-      ol.appendChild(el('li', {'data-n': m.n, 'data-move': m.move, 'data-color': m.color,
-        class: m.n === shown ? 'current' : null, onclick: () => this.browse(m.n)},
-      `${m.color === 'black' ? '●' : '○'} ${m.move === 'pass' ? t('pass_word') : m.move}${m.own ? ' ' + t('own_word') : ''}`))
+    if (this.listFor !== g || ol.children.length > g.moves.length) { clear(ol); this.listFor = g }
+    for (const m of g.moves.slice(ol.children.length)) {
+      ol.appendChild(el('li', {'data-n': m.n, 'data-move': m.move, 'data-color': m.color, onclick: () => this.browse(m.n)},
+        el('span', {class: 'mn'}, String(m.n)), ' ',
+        `${m.color === 'black' ? '●' : '○'} ${m.move === 'pass' ? t('pass_word') : m.move}${m.own ? ' ' + t('own_word') : ''}`))
     }
+    const was = ol.querySelector('li.current')
+    if (was) was.classList.remove('current')
+    if (shown > 0 && ol.children[shown - 1]) ol.children[shown - 1].classList.add('current')
+    // keep the current move in view, scrolling the list only (not the page)
     const cur = ol.querySelector('.current')
-    if (cur && live) ol.scrollTop = ol.scrollHeight
+    if (cur) {
+      const top = cur.offsetTop - ol.offsetTop, bottom = top + cur.offsetHeight
+      if (top < ol.scrollTop) ol.scrollTop = top
+      else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight
+    } else if (live) ol.scrollTop = ol.scrollHeight
     $('#nav-pos').textContent = t('move_of', {k: shown, n: g.moves.length})
     $('#nav-pos').dataset.shown = String(shown)
 
     const chan = $('#chat-channel')
     if (chan) chan.textContent = you ? t('chat_to_players') : t('chat_to_spectators')
     this.tick()
+  }
+
+  // The count under the board: the page's own during stone removal (with
+  // the viewer's list), the server's when the game was counted.
+  updateScore(count) {
+    const box = $('#score')
+    box.hidden = !count
+    if (!count) { clear(box); return }
+    const g = this.g
+    const title = count.estimated ? t(g.you ? 'count_live' : 'count_spectator') : t('count_final')
+    box.dataset.estimated = count.estimated ? '1' : '0'
+    box.dataset.black = String(count.black.points)
+    box.dataset.white = String(count.white.points)
+    box.dataset.komi = String(count.komi)
+    box.dataset.handicap = String(count.handicap_points)
+    box.dataset.dame = String(count.dame)
+    box.dataset.scoring = count.scoring
+    const lines = countLines(count, g.size)
+    box.dataset.diff = String(lines.find(l => l.id === 'count-diff').diff)
+    replace(box, el('h3', {}, title, ` (${t('scoring_' + count.scoring)})`),
+      lines.map(l => el('div', {id: l.id, class: 'count-line', 'data-points': l.points}, l.text)))
+  }
+
+  updateVariation() {
+    const box = $('#variation'), v = this.vars
+    const link = $('#sgf-variations')
+    if (link) link.hidden = !v.lines.length
+    const reviewing = this.reviewing()
+    box.hidden = !reviewing
+    if (!reviewing) return
+    const items = []
+    if (v.active()) {
+      const line = v.current
+      items.push(el('div', {}, t('var_from', {n: line.at})),
+        el('ol', {id: 'variation-moves', class: 'var-moves'}, line.moves.map((m, k) =>
+          el('li', {'data-move': m.move, 'data-color': m.color, class: k + 1 === v.shown ? 'current' : null,
+            onclick: () => { v.shown = k + 1; this.update() }}, `${m.color === 'black' ? '●' : '○'} ${m.move}`))),
+        el('div', {class: 'controls'},
+          el('button', {id: 'var-back', type: 'button', onclick: () => this.leaveVariation()}, t('var_back')),
+          el('button', {id: 'var-discard', type: 'button', onclick: () => this.discardVariation()}, t('var_discard'))))
+    } else items.push(el('p', {class: 'hint'}, t('variation_hint')))
+    if (v.lines.length) {
+      items.push(el('ul', {id: 'variation-lines', class: 'list'}, v.lines.map(line =>
+        el('li', {}, el('button', {type: 'button', class: 'link', onclick: () => {
+          v.current = line; v.shown = line.moves.length; this.viewN = line.at === this.g.moves.length ? null : line.at; this.update()
+        }}, `${t('variation')} ${t('var_from', {n: line.at})}: ${line.moves.map(m => m.move).join(' ')}`)))))
+    }
+    replace(box, el('h3', {}, t('variation')), items)
   }
 
   // The free opening (002 §5.2-5.3): who is first, the sealed predictions
@@ -547,7 +764,7 @@ export class GameView {
       n.dataset.ms = String(left)
     }
     for (const c of ['black', 'white']) {
-      const v = this.clock.view(c)
+      const v = this.frozen ? Object.assign({}, this.frozen[c], {running: false}) : this.clock.view(c)
       const n = $(`#clock-${c}`)
       n.textContent = v.none ? '' : v.text
       n.dataset.ms = String(Math.round(v.ms || 0))
@@ -557,9 +774,10 @@ export class GameView {
       n.classList.toggle('low', !!v.low && v.running)
       n.classList.toggle('running', !!v.running)
     }
-    for (const call of this.clock.dueCalls()) {
+    for (const call of this.frozen ? [] : this.clock.dueCalls()) {
       const words = call.count ? t('call_count', {n: call.number}) : t('call_seconds', {n: call.number})
       const node = $(`#call-${call.colour}`)
+      if (!g.you || g.you === call.colour) this.announce(words)
       if (node) {
         node.textContent = words
         node.dataset.call = String(call.number)

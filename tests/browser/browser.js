@@ -194,6 +194,8 @@ async function newPage(base, label, opts = {}) {
 }
 
 async function register(page, name, password) {
+  // on a narrow screen the login form is folded behind a button
+  if (await page.isVisible('#auth-toggle')) await page.click('#auth-toggle')
   await page.fill('#auth-name', name)
   await page.fill('#auth-password', password)
   await page.click('#register')

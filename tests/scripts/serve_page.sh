@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# serve_page.sh — CTest entry for tests/browser/page.js: the game page as a
+# Go player reads it (issue 51) in headless Chromium (playwright-core,
+# Debian's /usr/bin/chromium) against a `tengen serve` the script starts:
+# keyboard play, the count drawn and adding up, a 250-move record and its
+# review with variations, the connection dropped, three viewports, axe-core.
+# Installs the npm packages of tests/browser on first use (no browser
+# download).  Needs TENGEN_BIN and TENGEN_SOURCE_DIR (CTest sets both);
+# SCREENSHOT=1 also saves docs/serve-count.png and docs/serve-review.png.
+set -euo pipefail
+
+: "${TENGEN_BIN:?TENGEN_BIN must name the tengen binary}"
+: "${TENGEN_SOURCE_DIR:?TENGEN_SOURCE_DIR must name the source tree}"
+js_dir="$TENGEN_SOURCE_DIR/tests/browser"
+
+command -v node >/dev/null || { echo "serve_page: node is not installed" >&2; exit 1; }
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "serve_page: no Chromium at ${CHROMIUM:-/usr/bin/chromium}" >&2; exit 1; }
+for pkg in playwright-core @sabaki/sgf axe-core; do
+    if [ ! -f "$js_dir/node_modules/$pkg/package.json" ]; then
+        command -v npm >/dev/null || { echo "serve_page: npm is not installed" >&2; exit 1; }
+        (cd "$js_dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error) >&2
+        break
+    fi
+done
+export TENGEN_BIN TENGEN_SOURCE_DIR
+exec node "$js_dir/page.js"
