@@ -14,5 +14,6 @@ int cmd_sgf(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_backup(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
 
 #endif

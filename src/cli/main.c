@@ -21,6 +21,7 @@ static const command commands[] = {
     {"score", cmd_score, "count a finished game from an SGF file"},
     {"sgf", cmd_sgf, "check, normalise or convert SGF files"},
     {"match", cmd_match, "referee games between GTP engines (matches, tournaments)"},
+    {"tournament", cmd_tournament, "pair rounds, enter results and print standings of a tournament"},
     {"bench", cmd_bench, "measure the speed of the board, playouts and SGF reader"},
 };
 
