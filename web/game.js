@@ -62,6 +62,8 @@ export class GameView {
   connected() {
     this.conn.request('game.watch', {game: this.id}).catch(e => {
       if (e.code === 'not_found') { this.notFound = true; this.render() }
+      // a busy server or account: ask again rather than stay "Loading…"
+      else if ((e.code === 'rate_limited' || e.code === 'timeout') && current === this) setTimeout(() => { if (current === this && this.conn.ready) this.connected() }, 1000)
       this.error(e)
     })
   }

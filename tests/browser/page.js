@@ -235,15 +235,15 @@ async function scenarioCount(base, A, B) {
     const stones = await A.textContent('#count-stones')
     assert.ok(stones.includes('40½') && stones.includes('44¼'), `the count in stones: "${stones}"`)
     assert.ok((await A.textContent('#count-result')).includes('3¾'), 'the result in stones')
-    if (process.env.SCREENSHOT) await shot(A, 'serve-count.png')
+    if (process.env.SCREENSHOT) await shot(A, 'serve-count.png', '.board-col')
   })
   return game
 }
 
-async function shot(page, name) {
+async function shot(page, name, selector) {
   const out = path.join(SOURCE, 'docs', name)
   try {
-    await page.screenshot({path: out, type: 'png'})
+    await page.locator(selector).screenshot({path: out, type: 'png', scale: 'css'})
     log(`saved ${out}`)
   } catch (e) { log(`warning: could not save ${out}: ${e.message}`) }
 }
@@ -271,7 +271,13 @@ async function scenarioLong(base, A, B) {
     const t1 = Date.now()
     for (let k = 20; k < moves.length; k++) await send(k % 2 ? B : A, game, moves[k], k + 1)
     log(`230 moves sent from the lobby: ${Date.now() - t1} ms (${retries} retries after rate_limited)`)
-    for (const p of [A, B]) { await p.evaluate(g => { location.hash = '#/game/' + g }, game); await p.waitForSelector('#status[data-phase="play"]') }
+    for (const p of [A, B]) {
+      await p.evaluate(g => { location.hash = '#/game/' + g }, game)
+      await p.waitForSelector('#status[data-phase="play"]').catch(async e => {
+        throw new Error(`${p.label}: ${await p.evaluate(() => `${location.hash} ${document.querySelector('#main').dataset.view} ` +
+          `"${(document.querySelector('#status') || {}).textContent}" "${(document.querySelector('#game-error') || {}).textContent}"`)}`)
+      })
+    }
     await A.waitForFunction(() => document.querySelectorAll('#moves li').length === 250)
     const box = await A.evaluate(() => {
       const ol = document.querySelector('#moves'), li = ol.querySelector('li:last-child')
@@ -309,7 +315,7 @@ async function scenarioLong(base, A, B) {
     await A.click('#board [data-vertex="L10"]')
     await A.click('#board [data-vertex="K11"]')
     await A.waitForSelector('#board[data-variation="3"]')
-    if (process.env.SCREENSHOT) await shot(A, 'serve-review.png')
+    if (process.env.SCREENSHOT) await shot(A, 'serve-review.png', '.game-view')
     const [dl] = await Promise.all([A.waitForEvent('download'), A.click('#sgf-variations')])
     const file = await dl.path()
     const [root] = sgf.parse(fs.readFileSync(file, 'utf8'))
