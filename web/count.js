@@ -53,17 +53,6 @@ export function territoryMap(size, board, dead) {
   return owner
 }
 
-// The chain through point i (same colour, orthogonally connected).
-export function chainPoints(size, board, i) {
-  const colour = board[i], chain = [i], seen = new Set([i])
-  for (let k = 0; k < chain.length; k++) {
-    for (const n of neighbours(size, chain[k])) {
-      if (!seen.has(n) && board[n] === colour) { seen.add(n); chain.push(n) }
-    }
-  }
-  return chain
-}
-
 export function deadIndices(size, list) {
   const s = new Set()
   for (const v of list || []) {

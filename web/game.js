@@ -8,7 +8,7 @@ import {el, clear, replace, $} from './dom.js'
 import {t, getLang, colourName} from './i18n.js'
 import {boardFromString, drawBoard, liveNumbers, parseVertex, replay, vertexName} from './board.js'
 import {GameClock} from './clock.js'
-import {countFromServer, countLines, countPosition, optionWords, ruleOptions, rulesName, timeWords, chainPoints} from './count.js'
+import {countFromServer, countLines, countPosition, optionWords, ruleOptions, rulesName, timeWords} from './count.js'
 import {Variations, sgfWithVariations} from './review.js'
 
 let current = null  // the GameView on screen, if any
