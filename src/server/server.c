@@ -260,6 +260,21 @@ static void on_message(void *ctx, net_conn *conn, const char *data, size_t len)
     handle_message(s, c, data, len);
 }
 
+bool client_park(client *c, const proto_request *rq)
+{
+    char *text = rq->root ? json_dumps(rq->root, JSON_COMPACT) : NULL;
+    if (!text || c->inbox_count >= INBOX_MAX ||
+        !grow_array((void **)&c->inbox, &c->inbox_cap, c->inbox_count, sizeof *c->inbox)) {
+        free(text);
+        return false;
+    }
+    memmove(c->inbox + 1, c->inbox, (size_t)c->inbox_count * sizeof *c->inbox);
+    c->inbox[0] = text;
+    c->inbox_count++;
+    c->waiting = true;
+    return true;
+}
+
 void client_resume(server *s, client *c)
 {
     int done = 0;

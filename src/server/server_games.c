@@ -42,6 +42,12 @@ static void live_free(server *s, live *lv)
     room_free(lv->r);
     free(lv->watchers);
     free(lv->asks);
+    for (int i = 0; i < lv->nparked; i++) { /* stopping: nothing more is judged */
+        client *c = client_by_id(s, lv->parked[i]);
+        if (c)
+            c->waiting = false;
+    }
+    free(lv->parked);
     free(lv);
 }
 
@@ -473,6 +479,8 @@ static int run_recover(store *db, store_job *job)
     return j->r ? 0 : -1;
 }
 
+static void resume_parked(server *s, live *lv);
+
 static void recovered(void *ctx, store_job *job)
 {
     server *s = ctx;
@@ -538,6 +546,24 @@ static void recovered(void *ctx, store_job *job)
     schedule(s, lv);
     propose_if_missing(s, lv);
     ask_engine(s, lv);
+    resume_parked(s, lv);
+}
+
+/* The requests that waited for the room are judged now, in order. */
+static void resume_parked(server *s, live *lv)
+{
+    int n = lv->nparked;
+    int64_t *ids = lv->parked;
+    lv->parked = NULL;
+    lv->nparked = lv->parked_cap = 0;
+    for (int i = 0; i < n; i++) {
+        client *c = client_by_id(s, ids[i]);
+        if (c && !c->closed) {
+            c->waiting = false;
+            client_resume(s, c);
+        }
+    }
+    free(ids);
 }
 
 void game_recover(server *s, live *lv)

@@ -117,6 +117,8 @@ typedef struct live {
         const char *code, *message; /* what they hear if another node wrote first */
     } *asks;
     int nasks, asks_cap;
+    int64_t *parked;         /* clients whose request waits for the room being read again */
+    int nparked, parked_cap;
     struct server *srv;
 } live;
 
@@ -203,7 +205,7 @@ void nodes_unskip(server *s, int64_t game);
 /* A game's writes became durable, or lost a race: catch up with the others. */
 void nodes_after_write(server *s, live *lv);
 /* Remember rq, whose answer waits for lv's writes; told code/message if
- * another node wrote first. */
+ * another node wrote first (code NULL: ok all the same). */
 void live_ask(live *lv, client *c, const proto_request *rq, const char *code, const char *message);
 /* A game another node made (or wrote while this one did not hold it). */
 void game_load(server *s, int64_t id);
@@ -293,6 +295,8 @@ address *address_of(server *s, int64_t key);
 int64_t address_key(const char *text);
 /* Process what a client's inbox held while it waited for a session job. */
 void client_resume(server *s, client *c);
+/* c's request rq waits (first in c's inbox) until the client is resumed. */
+bool client_park(client *c, const proto_request *rq);
 
 /* ---- server_session.c ---- */
 account *account_of(server *s, int64_t user);

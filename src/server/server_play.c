@@ -102,6 +102,7 @@ static void on_watch(server *s, client *c, const proto_request *rq)
     if (!watching(c, rq->game) && !add_watcher(lv, c))
         return send_error(c, rq, "internal", "out of memory");
     reply_ok(c, rq, NULL, lv->dep);
+    live_ask(lv, c, rq, NULL, NULL);
     tg_color you = room_color_of(lv->r, c->user);
     if (you != TG_EMPTY && !lv->r->arrived[you] && lv->r->phase != ROOM_OVER && !lv->recovering) {
         room_event ev;
@@ -255,6 +256,14 @@ void game_handle(server *s, client *c, const proto_request *rq)
         if (rq->game <= 0 || rq->game > s->next_game)
             return send_error(c, rq, "not_found", "no such game");
         return send_error(c, rq, "wrong_phase", "the game is over");
+    }
+    if (lv->recovering && s->listen && !s->store_failing && !c->waiting &&
+        grow_array((void **)&lv->parked, &lv->parked_cap, lv->nparked, sizeof *lv->parked) &&
+        client_park(c, rq)) {
+        /* another node wrote first and the room is read again (a few ms):
+         * the request is judged on the game as it is then */
+        lv->parked[lv->nparked++] = c->id;
+        return;
     }
     if (lv->recovering)
         return send_error(c, rq, "unavailable",

@@ -269,7 +269,11 @@ static void session_done(void *ctx, store_job *job)
         return finish(s, NULL, j);
     switch (j->step) {
     case S_HELLO:
-        if (job->rc == 0 && j->found == 0)
+        if (job->rc != 0) { /* not "no such session": the client keeps its token */
+            send_error(c, &rq, "unavailable", "the server cannot read the sessions now: try again in a moment");
+            return finish(s, c, j);
+        }
+        if (j->found == 0)
             log_in(s, c, &j->u);
         send_ok(c, &rq, json_pack("{s:o, s:i}", "user", user_json(c), "protocol", PROTO_VERSION));
         return finish(s, c, j);

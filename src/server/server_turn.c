@@ -395,7 +395,10 @@ static void lost_race(server *s, int64_t game, uint64_t epoch)
         memset(&rq, 0, sizeof rq);
         rq.has_id = a->has_id;
         rq.id = a->id;
-        send_error(c, &rq, a->code, a->message);
+        if (a->code)
+            send_error(c, &rq, a->code, a->message);
+        else /* it held whatever the race: the room read again tells the rest */
+            send_ok(c, &rq, NULL);
     }
     lv->nasks = 0;
     lv->conflicted = true;

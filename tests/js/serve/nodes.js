@@ -1,0 +1,258 @@
+// nodes.js — several `tengen serve` nodes on one PostgreSQL (issue 50),
+// with raw WebSocket clients: accounts and sessions on any node; a
+// challenge made on one node accepted on another; moves seen across nodes
+// by the opponent and a spectator on a third; the race (one player's two
+// connections on two nodes sending two moves at once, many times: one is
+// kept, the other hears not_your_turn, and every node shows the same
+// game); the database stopped and started again (writes refused with the
+// truth, then taken again, and the nodes hear each other again); a node
+// killed with SIGKILL (its players go on through another node, nothing
+// acknowledged is lost) and its game's clock then judged by another node.
+// Usage: TENGEN_TEST_DB=postgresql://... PG_STOP=script PG_START=script
+//        node nodes.js TENGEN_BIN
+'use strict'
+
+const assert = require('assert')
+const {execFileSync} = require('child_process')
+const {startServer, killServer, get, Client, makeChecker, sleep, challengeId} = require('./lib')
+
+const bin = process.argv[2] || process.env.TENGEN_BIN
+const db = process.env.TENGEN_TEST_DB
+if (!bin || !db || !process.env.PG_STOP || !process.env.PG_START) {
+  console.error('usage: TENGEN_TEST_DB=postgresql://... PG_STOP=... PG_START=... node nodes.js TENGEN_BIN')
+  process.exit(2)
+}
+
+const TIME_LIMIT_MS = 150000
+const nodes = []
+const {check, results} = makeChecker('', () => {})
+const clients = []
+
+async function open(node, name) {
+  const c = await Client.open(node.url, {name})
+  clients.push(c)
+  return c
+}
+
+async function openAs(node, name, token) {
+  const c = await open(node, name)
+  let a
+  for (let i = 0; i < 40; i++) { // a node that lost the database may need a moment
+    a = await c.request('hello', {token})
+    if (a.type === 'ok' || a.code !== 'unavailable') break
+    await sleep(100)
+  }
+  assert.ok(a.user && !a.user.guest, `${name}: hello on another node: ${JSON.stringify(a)}`)
+  return c
+}
+
+async function apiGame(node, id) {
+  const r = await get(node, `/api/games/${id}`)
+  assert.strictEqual(r.status, 200, `GET /api/games/${id} on :${node.port}: ${r.status} ${r.body.slice(0, 200)}`)
+  return r.json.game
+}
+
+// Move n seen: as a game.move, or in a game.state (sent instead where a
+// node read the game again after a race it lost).
+function waitMove(c, game, n, ms = 3000) {
+  return c.waitFor(m => (m.type === 'game.move' && m.game === game && m.n === n) ||
+    (m.type === 'game.state' && m.game && m.game.id === game && m.game.moves.length >= n), ms, `game.move ${game}#${n}`)
+}
+
+const percentile = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]
+
+// Free points of a 19x19 board, far from each other, for the race.
+function* points() {
+  const cols = 'ABCDEFGHJKLMNOPQRST'
+  for (let y = 1; y <= 19; y += 2)
+    for (let x = 0; x < 19; x += 2) yield `${cols[x]}${y}`
+}
+
+async function main() {
+  for (let i = 0; i < 3; i++) nodes.push(await startServer(bin, {db}))
+  const [n1, n2, n3] = nodes
+  const S = {}
+
+  await check('accounts and sessions: registered on one node, logged in on another by its token', async () => {
+    const ana = await open(n1, 'ana@1')
+    S.anaToken = (await ana.ok('register', {name: 'ana', password: 'password-ana'})).token
+    const bo = await open(n2, 'bo@2')
+    S.boToken = (await bo.ok('register', {name: 'bo', password: 'password-bo'})).token
+    const again = await open(n3, 'bo@3')
+    const taken = await again.request('register', {name: 'ANA', password: 'password-ana'})
+    assert.strictEqual(taken.code, 'name_taken', `ANA on node 3: ${JSON.stringify(taken)}`)
+    await again.ok('login', {name: 'Ana', password: 'password-ana'})
+    Object.assign(S, {ana, bo})
+    const ana2 = await openAs(n2, 'ana@2', S.anaToken)
+    S.ana2 = ana2
+  })
+
+  await check('a challenge made on node 1 is seen in node 2\'s lobby and accepted there; node 1 hears of the game', async () => {
+    await S.bo.ok('lobby.subscribe')
+    await S.ana.ok('lobby.subscribe')
+    const made = await S.ana.ok('challenge.create', {settings: {size: 19, color: 'black', time: 'absolute:900', komi: 7.5}})
+    const id = challengeId(made)
+    await S.bo.waitFor(m => m.type === 'lobby.update' && m.challenge && m.challenge.id === id, 3000, 'the challenge on node 2')
+    const acc = await S.bo.ok('challenge.accept', {challenge: id})
+    S.G = acc.game
+    await S.ana.waitFor(m => m.type === 'lobby.update' && m.challenge_removed === id, 3000, 'the challenge gone on node 1')
+    await S.ana.waitFor(m => m.type === 'lobby.update' && m.game && m.game.id === S.G, 3000, 'the game on node 1')
+    // a second accept (on node 3, of the challenge it may still show) finds it gone
+    const late = await open(n3, 'cy@3')
+    await late.ok('guest')
+    S.cy = late
+  })
+
+  await check('moves fan out: each seen by the opponent (another node) and a spectator (a third) within moments', async () => {
+    for (const c of [S.ana, S.bo, S.cy, S.ana2]) await c.ok('game.watch', {game: S.G})
+    const lat = []
+    const script = ['D4', 'Q16', 'Q4', 'D16', 'K10', 'C3']
+    for (let i = 0; i < script.length; i++) {
+      const me = i % 2 ? S.bo : S.ana
+      const opp = i % 2 ? S.ana : S.bo
+      const t0 = process.hrtime.bigint()
+      const a = await me.ok('game.move', {game: S.G, move: script[i]})
+      assert.strictEqual(a.n, i + 1)
+      await waitMove(opp, S.G, i + 1)
+      lat.push(Number(process.hrtime.bigint() - t0) / 1e6)
+      await waitMove(S.cy, S.G, i + 1)
+    }
+    S.moves = script.length
+    console.log(`# move sent on one node -> acknowledged and seen on another: p50 ${percentile(lat, 0.5).toFixed(1)} ms, max ${Math.max(...lat).toFixed(1)} ms`)
+  })
+
+  await check('the race: one player\'s two connections on two nodes move at once, 12 times: one kept, one not_your_turn, one game on every node', async () => {
+    const free = points()
+    const used = new Set(['D4', 'Q16', 'Q4', 'D16', 'K10', 'C3'])
+    const next = () => { for (;;) { const p = free.next().value; if (!used.has(p)) { used.add(p); return p } } }
+    let kept = 0, refused = 0
+    for (let round = 0; round < 12; round++) {
+      // black (ana) to move: node 1 and node 2 at once
+      const [a, b] = await Promise.all([
+        S.ana.request('game.move', {game: S.G, move: next()}),
+        S.ana2.request('game.move', {game: S.G, move: next()}),
+      ])
+      const oks = [a, b].filter(x => x.type === 'ok')
+      const errs = [a, b].filter(x => x.type === 'error')
+      assert.strictEqual(oks.length, 1, `round ${round}: answers ${JSON.stringify([a, b])}`)
+      assert.strictEqual(errs[0].code, 'not_your_turn', `round ${round}: the loser heard ${JSON.stringify(errs[0])}`)
+      kept++
+      refused++
+      S.moves++
+      assert.strictEqual(oks[0].n, S.moves, `round ${round}: kept as move ${oks[0].n}, expected ${S.moves}`)
+      await waitMove(S.bo, S.G, S.moves)
+      // white answers from node 2
+      const w = await S.bo.ok('game.move', {game: S.G, move: next()})
+      S.moves++
+      assert.strictEqual(w.n, S.moves)
+      await waitMove(S.ana, S.G, S.moves)
+      await waitMove(S.ana2, S.G, S.moves)
+    }
+    await sleep(200)
+    const views = await Promise.all(nodes.map(n => apiGame(n, S.G)))
+    for (const v of views) {
+      assert.strictEqual(v.board, views[0].board, 'the board differs between nodes')
+      assert.deepStrictEqual(v.moves, views[0].moves, 'the moves differ between nodes')
+    }
+    assert.strictEqual(views[0].moves.length, S.moves, `${views[0].moves.length} moves shown, ${S.moves} acknowledged`)
+    const sgfs = await Promise.all(nodes.map(n => get(n, `/api/games/${S.G}/sgf`)))
+    for (const r of sgfs) assert.strictEqual(r.body.replace(/DT\[[^\]]*\]/, ''), sgfs[0].body.replace(/DT\[[^\]]*\]/, ''), 'the records differ between nodes')
+    const moveNodes = (sgfs[0].body.match(/;[BW]\[/g) || []).length
+    assert.strictEqual(moveNodes, S.moves, `the record holds ${moveNodes} moves, ${S.moves} were acknowledged`)
+    console.log(`# race: ${kept} kept, ${refused} refused with not_your_turn; ${S.moves} moves, the same on the 3 nodes`)
+  })
+
+  await check('the database stopped: writes refused with the truth (clients told); started again: writes taken, nodes hear each other again', async () => {
+    // black (ana, node 1) to move
+    execFileSync('bash', [process.env.PG_STOP], {stdio: 'ignore'})
+    try {
+      const refused = await S.ana.request('game.move', {game: S.G, move: 'T19'}, 20000)
+      assert.strictEqual(refused.type, 'error', `a move with the database down: ${JSON.stringify(refused)}`)
+      await S.ana.waitFor(m => m.type === 'server' && m.store === 'failing', 5000, 'the store failing')
+    } finally {
+      execFileSync('bash', [process.env.PG_START], {stdio: 'ignore'})
+    }
+    // the node finds the database again by itself
+    let a
+    const deadline = Date.now() + 20000
+    for (;;) {
+      a = await S.ana.request('game.move', {game: S.G, move: 'T19'}, 10000)
+      if (a.type === 'ok' || Date.now() > deadline) break
+      await sleep(250)
+    }
+    assert.strictEqual(a.type, 'ok', `a move after the database came back: ${JSON.stringify(a)}`)
+    S.moves++
+    assert.strictEqual(a.n, S.moves, `kept as move ${a.n}, expected ${S.moves}`)
+    await S.ana.waitFor(m => m.type === 'server' && m.store === 'ok', 5000, 'the store working again')
+    await waitMove(S.bo, S.G, S.moves, 8000)
+    await waitMove(S.cy, S.G, S.moves, 8000)
+    const b = await S.bo.ok('game.move', {game: S.G, move: 'T1'})
+    S.moves++
+    assert.strictEqual(b.n, S.moves)
+    await waitMove(S.ana, S.G, S.moves, 8000)
+  })
+
+  await check('kill -9 of a node: its player goes on through another node; nothing acknowledged is lost', async () => {
+    await killServer(n2, 'SIGKILL')
+    const bo = await openAs(n3, 'bo@3', S.boToken)
+    await bo.ok('game.watch', {game: S.G})
+    const b = await S.ana.ok('game.move', {game: S.G, move: 'A1'})
+    S.moves++
+    assert.strictEqual(b.n, S.moves)
+    await waitMove(bo, S.G, S.moves)
+    const a = await bo.ok('game.move', {game: S.G, move: 'A19'})
+    S.moves++
+    assert.strictEqual(a.n, S.moves, `after the kill: move ${a.n}, expected ${S.moves}`)
+    await waitMove(S.ana, S.G, S.moves)
+    const g = await apiGame(n1, S.G)
+    const sgf = await get(n3, `/api/games/${S.G}/sgf`)
+    assert.strictEqual((sgf.body.match(/;[BW]\[/g) || []).length, S.moves, 'acknowledged moves lost')
+    assert.ok(g.board.length === 361)
+    S.bo = bo
+  })
+
+  await check('a game made on a node that is then killed is timed by another (loss on time decided there)', async () => {
+    const boOn1 = await openAs(n1, 'bo@1', S.boToken)
+    const made = await S.ana.ok('challenge.create', {settings: {size: 9, color: 'black', time: 'absolute:3', komi: 7.5}})
+    const acc = await boOn1.ok('challenge.accept', {challenge: challengeId(made)})
+    const G = acc.game
+    const watcher = await open(n3, 'spectator@3')
+    await watcher.ok('guest')
+    await sleep(300) // node 3 reads the new game
+    await watcher.ok('game.watch', {game: G})
+    await S.bo.ok('game.watch', {game: G})
+    await S.ana.ok('game.watch', {game: G})
+    await boOn1.ok('game.watch', {game: G})
+    await killServer(n1, 'SIGKILL') // the game's home
+    const over = await watcher.waitFor(m => m.type === 'game.state' && m.game && m.game.id === G && m.game.phase === 'over', 9000, 'the loss on time from node 3')
+    assert.ok(/\+T/.test(over.game.result || ''), `result: ${JSON.stringify(over.game.result)}`)
+    const g = await apiGame(n3, G)
+    assert.strictEqual(g.phase, 'over')
+  })
+}
+
+async function run() {
+  const timer = setTimeout(() => {
+    console.error(`nodes.js: time limit of ${TIME_LIMIT_MS} ms reached`)
+    for (const n of nodes) console.error(`--- node :${n.port}\n${n.output.slice(-3000)}`)
+    process.exit(1)
+  }, TIME_LIMIT_MS)
+  let failed = false
+  try {
+    await main()
+  } catch (e) {
+    console.error(`not ok - ${e.stack || e}`)
+    failed = true
+  }
+  for (const c of clients) c.terminate()
+  for (const n of nodes) await killServer(n, 'SIGTERM')
+  clearTimeout(timer)
+  const r = results
+  if (r.failed || failed) {
+    for (const n of nodes) console.error(`--- node :${n.port}\n${n.output.slice(-3000)}`)
+    process.exit(1)
+  }
+  console.log(`nodes.js: all ${r.passed} checks passed`)
+}
+
+run()
