@@ -12,8 +12,15 @@
 // waited for a CPU (schedstat) and its RSS.  It stops by itself.  What it
 // shares with soak.js is in client.js.
 //
+// With --nodes K (and --db postgresql://...), K servers share the database:
+// each game's two players are on different nodes (black on node p % K,
+// white on the next), spectators spread over all, and the CPU, RSS and
+// latencies are of the whole (nodes.sh runs 1, 2 and 3 nodes on a
+// throwaway PostgreSQL).
+//
 // Usage (see README.md; the hard fd limit, ulimit -Hn, must allow N+64 files):
 //   node load.js --server build/tengen [--connections 2000] [--games 500] [--rate 1000] [--seconds 20]
+//   node load.js --server build/tengen --nodes 2 --db postgresql:///tengen?host=/tmp/pg ...
 //   node load.js --url ws://127.0.0.1:8080/ws --pid PID ...
 'use strict'
 
@@ -28,11 +35,11 @@ const {vertexOf, safeMove} = require('../../tests/js/serve/board')
 
 const USAGE = `usage: node load.js (--server BIN | --url ws://127.0.0.1:PORT/ws [--pid PID])
   [--connections N (2000)] [--games M (N/4)] [--rate MOVES_PER_S (1000)]
-  [--seconds S (20, at most 120)] [--size 19] [--concurrency 100] [--db PATH]`
+  [--seconds S (20, at most 120)] [--size 19] [--concurrency 100] [--db PATH|URL] [--nodes K (1)]`
 
 function parseArgs(argv) {
   const o = {connections: 2000, games: null, rate: 1000, seconds: 20, size: 19, concurrency: 100,
-    url: null, pid: null, server: null, db: null}
+    url: null, pid: null, server: null, db: null, nodes: 1}
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const val = () => {
@@ -55,6 +62,7 @@ function parseArgs(argv) {
       case '--pid': o.pid = Math.floor(num()); break
       case '--server': o.server = val(); break
       case '--db': o.db = val(); break
+      case '--nodes': o.nodes = Math.max(1, Math.floor(num())); break
       case '-h': case '--help': console.log(USAGE); process.exit(0); break
       default: die(`unknown option ${a}\n${USAGE}`)
     }
@@ -66,6 +74,7 @@ function parseArgs(argv) {
   if (o.games === null) o.games = Math.max(1, Math.floor(o.connections / 4))
   if (2 * o.games > o.connections) die(`--games ${o.games} needs ${2 * o.games} connections; --connections is ${o.connections}`)
   if (o.size < 2 || o.size > 25) die('--size must be 2..25')
+  if (o.nodes > 1 && (!o.server || !/^postgres(ql)?:\/\//.test(o.db || ''))) die('--nodes needs --server and --db postgresql://...')
   return o
 }
 
@@ -75,7 +84,8 @@ const opt = parseArgs(process.argv.slice(2))
 
 const stats = {closed: 0, sent: 0, acked: 0, illegal: 0, errors: {}, behind: 0}
 const lat = {ack: [], opp: [], spec: []}
-let server = null  // the server load.js started (client.js startServer)
+let server = null  // the (first) server load.js started (client.js startServer)
+const servers = []  // all of them (--nodes)
 let phase = 'setup'
 
 function countError(code) {
@@ -83,9 +93,9 @@ function countError(code) {
 }
 
 function cleanup() {
-  if (server) {
-    server.kill()
-    try { fs.rmSync(server.tmp, {recursive: true, force: true}) } catch (e) { /* left */ }
+  for (const s of servers) {
+    s.kill()
+    try { fs.rmSync(s.tmp, {recursive: true, force: true}) } catch (e) { /* left */ }
   }
 }
 process.on('exit', cleanup)
@@ -97,10 +107,22 @@ async function main() {
   let url = opt.url
   let pid = opt.pid
   if (opt.server) {
-    server = await startServerAt({server: opt.server, db: opt.db, connections: opt.connections, prefix: 'tengen-load-'})
+    for (let k = 0; k < opt.nodes; k++) {
+      const s = await startServerAt({server: opt.server, db: opt.db, connections: opt.connections, prefix: 'tengen-load-'})
+      servers.push(s)
+      console.log(`# started ${opt.server} serve on ${s.url} (pid ${s.pid})${opt.nodes > 1 ? `, node ${k + 1} of ${opt.nodes}` : ''}`)
+    }
+    server = servers[0]
     url = server.url
     pid = server.pid
-    console.log(`# started ${opt.server} serve on ${url} (pid ${pid})`)
+  }
+  const pids = servers.length ? servers.map(s => s.pid) : pid ? [pid] : []
+  // the node a connection uses: a game's players on different nodes
+  const urlOf = i => {
+    if (servers.length < 2) return url
+    const players = 2 * opt.games
+    const k = i < players ? (Math.floor(i / 2) + (i % 2)) % servers.length : i % servers.length
+    return servers[k].url
   }
   checkLoopback(url)
   if (pid) checkServerFdLimit(pid, opt.connections)
@@ -111,14 +133,14 @@ async function main() {
   // Hard stop, whatever happens.
   const hardStop = setTimeout(() => {
     console.log(`# hard stop after ${((performance.now() - started) / 1000).toFixed(0)} s in phase ${phase}`)
-    report(pid, null, null)
+    report(pid ? [pid] : [], null, null)
     process.exit(1)
   }, (180 + opt.seconds + 30) * 1000)
   hardStop.unref()
 
   // 1. Connections, in batches.
   phase = 'connect'
-  const conns = Array.from({length: opt.connections}, (_, i) => new Conn(url, i, {onClose: () => { stats.closed++ }}))
+  const conns = Array.from({length: opt.connections}, (_, i) => new Conn(urlOf(i), i, {onClose: () => { stats.closed++ }}))
   let t0 = performance.now()
   let failedOpen = 0
   const openErrors = {}
@@ -150,7 +172,12 @@ async function main() {
   await pool(pairs, Math.max(1, Math.floor(opt.concurrency / 2)), async ([b, w]) => {
     const ch = await b.request('challenge.create', {settings: {size: opt.size, color: 'black'}, opponent: w.user.name})
     if (ch.type !== 'ok') { countError(`challenge.create:${ch.code}`); return }
-    const ac = await w.request('challenge.accept', {challenge: typeof ch.challenge === 'object' && ch.challenge ? ch.challenge.id : ch.challenge})
+    let ac
+    for (let k = 0; k < 20; k++) { // on another node, the challenge arrives a moment after its ok
+      ac = await w.request('challenge.accept', {challenge: typeof ch.challenge === 'object' && ch.challenge ? ch.challenge.id : ch.challenge})
+      if (ac.type === 'ok' || ac.code !== 'not_found') break
+      await sleep(25)
+    }
     if (ac.type !== 'ok') { countError(`challenge.accept:${ac.code}`); return }
     const g = {id: ac.game, black: b, white: w, n: 0, toMove: 'black', board: '.'.repeat(opt.size * opt.size),
       busy: false, tried: new Set(), sentAt: new Map(), done: false, spectators: 0}
@@ -222,7 +249,13 @@ async function main() {
   }
 
   // 5. Play, paced.
-  const cpu0 = pid ? procStat(pid) : null
+  const cpuOf = () => {
+    const all = pids.map(procStat)
+    if (!all.length || all.some(x => !x)) return null
+    return {utime: all.reduce((a, x) => a + x.utime, 0), stime: all.reduce((a, x) => a + x.stime, 0),
+      threads: all.reduce((a, x) => a + x.threads, 0)}
+  }
+  const cpu0 = cpuOf()
   const sched0 = {server: pid ? schedstat(pid) : null, client: schedstat(process.pid)}
   const playStart = performance.now()
   phase = 'play'
@@ -293,20 +326,21 @@ async function main() {
   const drainEnd = performance.now() + 3000
   while (games.some(g => g.busy && !g.done) && performance.now() < drainEnd) await sleep(20)
   phase = 'done'
-  const cpu1 = pid ? procStat(pid) : null
+  const cpu1 = cpuOf()
   const sched1 = {server: pid ? schedstat(pid) : null, client: schedstat(process.pid)}
 
-  report(pid, {cpu0, cpu1, sched0, sched1, playMs, ackedInPlay, openAtStart: openConns.length, connectMs, games: games.length}, conns)
+  report(pids, {cpu0, cpu1, sched0, sched1, playMs, ackedInPlay, openAtStart: openConns.length, connectMs, games: games.length}, conns)
   for (const c of conns) if (c.ws) c.ws.terminate()
   clearTimeout(hardStop)
-  if (server) {
-    if (!server.alive()) console.log(`# the server died during the run: ${server.output().slice(-2000)}`)
-    await server.stop(3000)
+  for (const s of servers) {
+    if (!s.alive()) console.log(`# a server died during the run: ${s.output().slice(-2000)}`)
+    await s.stop(3000)
   }
   process.exit(0)
 }
 
-function report(pid, r, conns) {
+function report(pids, r, conns) {
+  const pid = pids[0]
   const ack = summary(lat.ack)
   const opp = summary(lat.opp)
   const spec = summary(lat.spec)
@@ -335,9 +369,9 @@ function report(pid, r, conns) {
     const wait = k => (r.sched0[k] && r.sched1[k] ? `${((r.sched1[k].waitNs - r.sched0[k].waitNs) / 1e6 / (r.playMs / 1000)).toFixed(0)} ms/s` : '-')
     console.log(`waiting for a CPU:    the server's loop ${wait('server')}, this client ${wait('client')} (load average ${loadAverage()})`)
   }
-  if (pid) {
-    const m = procMem(pid)
-    if (m) console.log(`server RSS:           ${(m.rssKb / 1024).toFixed(1)} MB (peak ${(m.hwmKb / 1024).toFixed(1)} MB)`)
+  for (const p of pids) {
+    const m = procMem(p)
+    if (m) console.log(`server RSS:           ${(m.rssKb / 1024).toFixed(1)} MB (peak ${(m.hwmKb / 1024).toFixed(1)} MB)${pids.length > 1 ? ` pid ${p}` : ''}`)
   }
 }
 

@@ -207,6 +207,8 @@ void nodes_after_write(server *s, live *lv);
 /* Remember rq, whose answer waits for lv's writes; told code/message if
  * another node wrote first (code NULL: ok all the same). */
 void live_ask(live *lv, client *c, const proto_request *rq, const char *code, const char *message);
+/* c's request rq for a game being read here waits for it: true when parked. */
+bool nodes_park_on_load(server *s, client *c, const proto_request *rq);
 /* A game another node made (or wrote while this one did not hold it). */
 void game_load(server *s, int64_t id);
 room *game_replay(store *db, const store_game *g, engine_spec e[3]);

@@ -255,7 +255,35 @@ typedef struct load_job {
 
 typedef struct loading {
     bool again;              /* heard of it again meanwhile: read once more */
+    int64_t *parked;         /* clients whose request waits for it */
+    int nparked, parked_cap;
 } loading;
+
+bool nodes_park_on_load(server *s, client *c, const proto_request *rq)
+{
+    loading *l = s->listen && !c->waiting ? imap_get(&s->loading, rq->game) : NULL;
+    if (!l || !grow_array((void **)&l->parked, &l->parked_cap, l->nparked, sizeof *l->parked) ||
+        !client_park(c, rq))
+        return false;
+    l->parked[l->nparked++] = c->id;
+    return true;
+}
+
+static void loading_done(server *s, int64_t game)
+{
+    loading *l = imap_del(&s->loading, game);
+    if (!l)
+        return;
+    for (int i = 0; i < l->nparked; i++) {
+        client *c = client_by_id(s, l->parked[i]);
+        if (c && !c->closed) {
+            c->waiting = false;
+            client_resume(s, c);
+        }
+    }
+    free(l->parked);
+    free(l);
+}
 
 static int run_load(store *db, store_job *job)
 {
@@ -316,7 +344,7 @@ static void loaded(void *ctx, store_job *job)
         l->again = false;
         room_free(j->r);
         if (job->rc != 0 && s->stopping) {
-            free(imap_del(&s->loading, j->game));
+            loading_done(s, j->game);
             free(j);
             return;
         }
@@ -325,10 +353,10 @@ static void loaded(void *ctx, store_job *job)
         load_submit(s, game);
         return;
     }
-    free(imap_del(&s->loading, j->game));
     live *lv = j->r && !live_get(s, j->game) ? game_live_new(s, j->r, j->created) : NULL;
     if (!lv) {
         room_free(j->r);
+        loading_done(s, j->game); /* what waited finds it finished, or not there */
         free(j);
         return;
     }
@@ -341,6 +369,7 @@ static void loaded(void *ctx, store_job *job)
                                  room_summary_json(lv->r)), 0);
     schedule(s, lv);
     ask_engine(s, lv);
+    loading_done(s, lv->r->id);
 }
 
 /* ---- hearing the others ------------------------------------------------------------ */
@@ -648,7 +677,9 @@ void nodes_free(server *s)
     s->listen = NULL;
     int64_t id;
     void *v;
-    for (size_t i = 0; imap_next(&s->loading, &i, &id, &v);)
+    for (size_t i = 0; imap_next(&s->loading, &i, &id, &v);) {
+        free(((loading *)v)->parked); /* their clients are freed with the server */
         free(v);
+    }
     imap_free(&s->loading);
 }

@@ -92,6 +92,8 @@ static bool read_allowed(server *s, client *c, const proto_request *rq)
 static void on_watch(server *s, client *c, const proto_request *rq)
 {
     live *lv = live_get(s, rq->game);
+    if (!lv && nodes_park_on_load(s, c, rq))
+        return; /* made on another node a moment ago: judged once it is read */
     if (!lv) { /* a finished game: its state once, from the store */
         if (rq->game <= 0 || rq->game > s->next_game)
             return send_error(c, rq, "not_found", "no such game");
@@ -252,6 +254,8 @@ void game_handle(server *s, client *c, const proto_request *rq)
     if (rq->type == P_UNWATCH)
         return on_unwatch(s, c, rq);
     live *lv = live_get(s, rq->game);
+    if (!lv && nodes_park_on_load(s, c, rq))
+        return;
     if (!lv) { /* ids are given in order: one not live was finished, or never made */
         if (rq->game <= 0 || rq->game > s->next_game)
             return send_error(c, rq, "not_found", "no such game");
