@@ -39,6 +39,12 @@ conn.onOpen = async () => {
     if (!S.user && S.token) saveToken(null)
   } catch (e) {
     S.user = null
+    // a node that cannot read the sessions for a moment (its database is
+    // coming back): the token is kept and hello asked again
+    if (e && e.code === 'unavailable' && S.token) {
+      setTimeout(() => { if (conn.onOpen) conn.onOpen() }, 1000)
+      return
+    }
   }
   renderHeader()
   if (S.view && S.view.connected) S.view.connected()
