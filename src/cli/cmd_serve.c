@@ -154,6 +154,30 @@ static int migrate(const char *db)
     return 0;
 }
 
+/* --backup FILE: SQLite's online copy; PostgreSQL's is pg_dump's. */
+static int backup_copy(const char *db, const char *out)
+{
+    char err[PATH_MAX + 512];
+    if (store_is_postgres(db)) {
+        char shown[PATH_MAX];
+        store_shown_name(db, shown, sizeof shown);
+        fprintf(stderr,
+                "tengen serve: a PostgreSQL database is copied with pg_dump while the servers run:\n"
+                "  pg_dump --format=custom --file='%s' '%s'\n"
+                "and put back with pg_restore --clean --dbname=... (README, \"Backups\")\n",
+                out, shown);
+        return 1;
+    }
+    store_copy_report r;
+    if (store_sqlite_backup(db, out, 0, &r, err, sizeof err) != 0) {
+        fprintf(stderr, "tengen serve: %s\n", err);
+        return 1;
+    }
+    printf("tengen serve: wrote %s: schema version %d, %lld users, %lld games, integrity ok\n", r.path,
+           r.schema_version, r.users, r.games);
+    return 0;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     static char db[PATH_MAX], self[PATH_MAX], tengen[PATH_MAX + 8];
@@ -165,6 +189,7 @@ int cmd_serve(int argc, char **argv)
     cfg.max_connections_per_ip = 64;
     const char *db_option = NULL;
     bool migrate_only = false;
+    const char *backup_to = NULL;
     const cli_option options[] = {
         {"--listen", NULL, CLI_CALL, "ADDR:PORT", 0, 0, NULL, read_listen, "ADDR:PORT, the port 0..65535", &listen,
          "where to listen (default: 127.0.0.1:8080); for a club,\n"
@@ -174,7 +199,8 @@ int cmd_serve(int argc, char **argv)
          "else ~/.local/share/tengen/tengen.db), or PostgreSQL:\n"
          "postgresql://[user@][host][:port][/dbname][?param=value],\n"
          "what it leaves out taken from PGHOST, PGPORT, PGUSER,\n"
-         "PGPASSWORD, PGDATABASE... (one server per database for now)"},
+         "PGPASSWORD, PGDATABASE...; any number of servers (nodes)\n"
+         "may share one PostgreSQL database"},
         {"--engines", NULL, CLI_INT, "N", 1, 64, NULL, NULL, NULL, &cfg.engines,
          "engine processes playing at once (default: 1); further engine\n"
          "moves wait in a queue"},
@@ -196,6 +222,10 @@ int cmd_serve(int argc, char **argv)
         {"--migrate-only", NULL, CLI_FLAG, NULL, 0, 0, NULL, NULL, NULL, &migrate_only,
          "create the database's tables or bring them to this version's\n"
          "schema, print the schema version and exit (0, or 1 with why)"},
+        {"--backup", NULL, CLI_TEXT, "FILE", 0, 0, NULL, NULL, NULL, &backup_to,
+         "copy the database (SQLite) to FILE, or into the folder FILE,\n"
+         "while a server runs on it, and exit; as tengen backup --db.\n"
+         "PostgreSQL's copy is pg_dump's (it prints the command)"},
     };
     const cli_command cmd = {.name = "serve", .synopsis = serve_synopsis, .epilogue = serve_epilogue, .options = options,
                              .option_count = CLI_COUNT(options)};
@@ -216,6 +246,8 @@ int cmd_serve(int argc, char **argv)
     cfg.db_path = db;
     if (migrate_only)
         return migrate(db);
+    if (backup_to)
+        return backup_copy(db, backup_to);
     /* the built-in engine is this very program */
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) {

@@ -41,3 +41,17 @@ if ! TENGEN_TEST_DB=$(pg_env_url nodes) PG_STOP="$PG_ENV_DIR/stop.sh" PG_START="
     pg_env_log | tail -n 30 >&2
     exit 1
 fi
+
+# the PostgreSQL backup (README, "Backups"): pg_dump while nothing is
+# stopped, pg_restore into a new database that tengen then serves as it is
+count() { pg_env_psql -d "$1" -At -c "SELECT (SELECT count(*) FROM games) || ' ' || (SELECT count(*) FROM events) || ' ' || (SELECT count(*) FROM users)"; }
+"$PG_BIN/pg_dump" --format=custom --file="$PG_ENV_DIR/nodes.dump" "$(pg_env_url nodes)" ||
+    { echo "FAIL serve_nodes: pg_dump" >&2; exit 1; }
+pg_env_createdb restored
+"$PG_BIN/pg_restore" --no-owner --dbname="$(pg_env_url restored)" "$PG_ENV_DIR/nodes.dump" ||
+    { echo "FAIL serve_nodes: pg_restore" >&2; exit 1; }
+[ "$(count "$(pg_env_url nodes)")" = "$(count "$(pg_env_url restored)")" ] ||
+    { echo "FAIL serve_nodes: the restored database holds $(count "$(pg_env_url restored)"), not $(count "$(pg_env_url nodes)")" >&2; exit 1; }
+out=$("$TENGEN_BIN" serve --db "$(pg_env_url restored)" --migrate-only)
+case "$out" in *"(up to date)"*) ;; *) echo "FAIL serve_nodes: the restored database: $out" >&2; exit 1 ;; esac
+echo "ok pg_dump and pg_restore: the restored database holds the same games, events and players ($(count "$(pg_env_url restored)")), and is tengen's schema, up to date"

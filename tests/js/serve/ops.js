@@ -133,6 +133,15 @@ async function backup() {
     assert.deepStrictEqual(sql(copy, `SELECT result FROM games WHERE id = ${finished.game}`), [['B+R']])
   })
 
+  await check('tengen serve --backup FILE while the server runs: the same copy, by the serve command', async () => {
+    const other = path.join(dir, 'serve-copy.db')
+    const r = await tengen(['serve', '--db', db, '--backup', other])
+    assert.strictEqual(r.status, 0, `exit ${r.status}: ${r.stderr}`)
+    assert.match(r.stdout, /integrity ok/)
+    assert.deepStrictEqual(sql(other, 'PRAGMA integrity_check'), [['ok']])
+    assert.deepStrictEqual(counts(other).slice(0, 2), counts(db).slice(0, 2))
+  })
+
   await check('into a folder: a dated copy, and --keep 2 leaves the two newest', async () => {
     const folder = path.join(dir, 'copies')
     fs.mkdirSync(folder)
