@@ -169,7 +169,8 @@ typedef struct tg_tour_round {
     int *byes;              /* ids of players given a bye */
     int bye_count;
     uint64_t lot_seed;      /* the draw of lots of this round */
-    int *lots;              /* a lot per player id (lot_count entries): ties go to the lower lot */
+    int *lots;              /* a lot per player id registered when the round was
+                             * paired (lot_count entries): ties go to the lower lot */
     int lot_count;
     /* games of earlier rounds without a result, decided by lot for this
      * round's pairing only (T2): round, board and the winner's colour */

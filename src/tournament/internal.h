@@ -15,7 +15,10 @@ void tour_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* Copies with truncation; both make the text valid UTF-8 without
+ * control characters (others become '?'). */
 void tour_copy_text(char *dst, size_t size, const char *src);
+void tour_clean_text(char *s);
 void tour_round_clear(tg_tour_round *r);
 tg_tour_game *tour_find_game(tg_tournament *t, int round, int board);
 /* Points in a round and score before a round; games without a result are

@@ -216,6 +216,18 @@ static int64_t lot_noise(const field *f, int a, int b)
     return (int64_t)(x & ((1u << LOT_BITS) - 1));
 }
 
+/* penalty + weight * count, saturated at PENALTY_CAP: organisers' weights
+ * (up to 2^56 each) never overflow, and the matching's duals stay in range */
+#define PENALTY_CAP (1LL << 57)
+static int64_t add_penalty(int64_t penalty, int64_t weight, int64_t count)
+{
+    if (count <= 0 || weight <= 0)
+        return penalty;
+    if (weight > PENALTY_CAP / count || penalty > PENALTY_CAP - weight * count)
+        return PENALTY_CAP;
+    return penalty + weight * count;
+}
+
 /* The penalty of pairing placements i < j. */
 static int64_t pair_penalty(const field *f, int i, int j)
 {
@@ -226,33 +238,33 @@ static int64_t pair_penalty(const field *f, int i, int j)
     int64_t gap = f->score[i] - f->score[j];
     if (gap > 64)
         gap = 64;
-    int64_t penalty = w->score_gap * gap * gap;
+    int64_t penalty = add_penalty(0, w->score_gap, gap * gap);
     int difference = handicap_difference(f->t, a, b, f->score[i], f->score[j]);
     if (difference > s->max_handicap)
-        penalty += w->handicap_over * (difference - s->max_handicap);
+        penalty = add_penalty(penalty, w->handicap_over, difference - s->max_handicap);
     if (difference <= 0 || s->handicap == TG_HANDICAP_NONE) {
         int ca = f->h.colour_balance[a], cb = f->h.colour_balance[b];
         if ((ca > 0 && cb > 0) || (ca < 0 && cb < 0))
-            penalty += w->colour * (abs(ca) < abs(cb) ? abs(ca) : abs(cb));
+            penalty = add_penalty(penalty, w->colour, abs(ca) < abs(cb) ? abs(ca) : abs(cb));
         else if (ca == 0 && cb == 0 && f->h.last_colour[a] && f->h.last_colour[a] == f->h.last_colour[b])
-            penalty += w->colour / 2;
+            penalty = add_penalty(penalty, w->colour / 2, 1);
     }
     if (f->round <= w->club_rounds) {
         if (pa->club[0] && !strcmp(pa->club, pb->club))
-            penalty += w->same_club;
+            penalty = add_penalty(penalty, w->same_club, 1);
         if (pa->country[0] && !strcmp(pa->country, pb->country))
-            penalty += w->same_country;
+            penalty = add_penalty(penalty, w->same_country, 1);
     }
     if (gap > 0)
-        penalty += w->float_repeat * (f->h.drawn_down[a] + f->h.drawn_up[b]);
+        penalty = add_penalty(penalty, w->float_repeat, f->h.drawn_down[a] + f->h.drawn_up[b]);
     int64_t distance = j - i - 1;
     if (s->seeding == TG_SEED_FOLD && gap == 0) {
         distance = (j - i) - f->group_size[i] / 2;
         if (distance < 0)
             distance = -distance;
     }
-    penalty += w->seeding * distance;
-    return penalty + lot_noise(f, a, b);
+    penalty = add_penalty(penalty, w->seeding, distance);
+    return add_penalty(penalty, lot_noise(f, a, b), 1);
 }
 
 typedef struct edge_list {
@@ -319,8 +331,8 @@ static bool build_edges(const field *f, int window, edge_list *e)
     if (n % 2) {
         for (int i = 0; i < n; i++) {
             int64_t from_bottom = n - 1 - i > 64 ? 64 : n - 1 - i;
-            int64_t penalty = s->weights.bye_repeat * f->h.byes[f->player[i]] +
-                              s->weights.bye_place * from_bottom;
+            int64_t penalty = add_penalty(0, s->weights.bye_repeat, f->h.byes[f->player[i]]);
+            penalty = add_penalty(penalty, s->weights.bye_place, from_bottom);
             if (!edge_add(e, i, n, -penalty))
                 return false;
         }
@@ -589,7 +601,10 @@ tg_status tg_tour_pair(tg_tournament *t, int round, const tg_pair_options *o, ch
         return TG_ERR_NOT_ALLOWED;
     if (!draw_lots(t, r))
         return fail_round(t, r, TG_ERR_NO_MEMORY);
-    tg_status status = settle_missing_results(t, r, o && o->by_lot, err, errlen);
+    /* a round-robin's pairings do not depend on results */
+    tg_status status = t->settings.system == TG_SYSTEM_ROUND_ROBIN
+                           ? TG_OK
+                           : settle_missing_results(t, r, o && o->by_lot, err, errlen);
     if (status != TG_OK)
         return fail_round(t, r, status);
     if (t->settings.system == TG_SYSTEM_ROUND_ROBIN) {

@@ -26,9 +26,34 @@ void tour_error(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Bytes that are not UTF-8, and control characters, become '?': every
+ * text of a tournament can be written to JSON, XML and HTML as it is. */
+void tour_clean_text(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        unsigned char c = *p;
+        int extra = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2
+                                 : c >= 0xF0 && c <= 0xF4 ? 3 : -1;
+        /* the second byte's range excludes overlong forms, surrogates and
+         * code points above U+10FFFF */
+        unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        bool valid = extra >= 0 && (extra == 0 || (p[1] >= low && p[1] <= high));
+        for (int i = 2; valid && i <= extra; i++)
+            valid = (p[i] & 0xC0) == 0x80;
+        if (!valid || c < 0x20 || c == 0x7F) {
+            *p++ = '?';
+            continue;
+        }
+        p += extra + 1;
+    }
+}
+
 void tour_copy_text(char *dst, size_t size, const char *src)
 {
     snprintf(dst, size, "%s", src ? src : "");
+    tour_clean_text(dst);
 }
 
 tg_status tg_rank_parse(const char *text, int *rank)
@@ -172,8 +197,11 @@ void tg_tour_settings_default(tg_tour_settings *s, tg_tour_system system)
 tg_tournament *tg_tour_new(const tg_tour_settings *s)
 {
     tg_tournament *t = calloc(1, sizeof *t);
-    if (t)
+    if (t) {
         t->settings = *s;
+        t->settings.name[sizeof t->settings.name - 1] = 0;
+        tour_clean_text(t->settings.name);
+    }
     return t;
 }
 
@@ -199,9 +227,15 @@ void tg_tour_free(tg_tournament *t)
     free(t);
 }
 
-tg_status tg_tour_add_player(tg_tournament *t, const tg_tour_player *p, int *id, char *err,
+tg_status tg_tour_add_player(tg_tournament *t, const tg_tour_player *given, int *id, char *err,
                              size_t errlen)
 {
+    tg_tour_player clean = *given, *p = &clean;
+    p->name[sizeof p->name - 1] = p->club[sizeof p->club - 1] = 0;
+    p->country[sizeof p->country - 1] = 0;
+    tour_clean_text(p->name);
+    tour_clean_text(p->club);
+    tour_clean_text(p->country);
     if (!p->name[0]) {
         tour_error(err, errlen, "a player needs a name");
         return TG_ERR_INVALID;
@@ -229,8 +263,6 @@ tg_status tg_tour_add_player(tg_tournament *t, const tg_tour_player *p, int *id,
     }
     tg_tour_player *q = &t->players[t->player_count];
     *q = *p;
-    q->name[sizeof q->name - 1] = q->club[sizeof q->club - 1] = 0;
-    q->country[sizeof q->country - 1] = 0;
     if (q->joined_round <= 0)
         q->joined_round = t->round_count + 1;
     if (q->rating <= 0) {

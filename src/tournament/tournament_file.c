@@ -304,8 +304,8 @@ static bool read_settings(reader *rd, json_t *obj, tg_tour_settings *s)
         if (!v)
             continue;
         if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-            json_integer_value(v) > (1LL << 50)) {
-            tour_error(rd->err, rd->errlen, "weight '%s' must be an integer in 0..2^50",
+            json_integer_value(v) > (1LL << 56)) {
+            tour_error(rd->err, rd->errlen, "weight '%s' must be an integer in 0..2^56",
                        weight_fields[i].name);
             return false;
         }
@@ -429,16 +429,20 @@ static bool read_round(reader *rd, tg_tournament *t, json_t *obj, int number)
     }
     json_array_foreach(byes, i, v)
     {
-        if (!ok || !read_id(rd, v, n, &r->byes[r->bye_count]) || seen[r->byes[r->bye_count]]) {
-            if (ok)
-                tour_error(rd->err, rd->errlen, "a player with a bye also plays");
+        if (!ok || !read_id(rd, v, n, &r->byes[r->bye_count])) {
+            ok = false;
+            break;
+        }
+        if (seen[r->byes[r->bye_count]]) {
+            tour_error(rd->err, rd->errlen, "a player with a bye also plays");
             ok = false;
             break;
         }
         seen[r->byes[r->bye_count++]] = 1;
     }
-    if (ok && json_array_size(lots) != 0 && json_array_size(lots) != (size_t)n) {
-        tour_error(rd->err, rd->errlen, "'lots' must give a lot to each of the %d players", n);
+    /* players who joined later have no lot in this round */
+    if (ok && json_array_size(lots) > (size_t)n) {
+        tour_error(rd->err, rd->errlen, "'lots' lists more lots than the %d players", n);
         ok = false;
     }
     json_array_foreach(lots, i, v)
