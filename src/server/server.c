@@ -277,15 +277,14 @@ bool client_park(client *c, const proto_request *rq)
 
 void client_resume(server *s, client *c)
 {
-    int done = 0;
-    while (!c->waiting && !c->closed && done < c->inbox_count) {
-        char *m = c->inbox[done++];
+    /* each message leaves the inbox before it is handled: handling it may
+     * park it again (client_park puts it first) */
+    while (!c->waiting && !c->closed && c->inbox_count > 0) {
+        char *m = c->inbox[0];
+        memmove(c->inbox, c->inbox + 1, (size_t)(c->inbox_count - 1) * sizeof *c->inbox);
+        c->inbox_count--;
         handle_message(s, c, m, strlen(m));
         free(m);
-    }
-    if (done) {
-        memmove(c->inbox, c->inbox + done, (size_t)(c->inbox_count - done) * sizeof *c->inbox);
-        c->inbox_count -= done;
     }
 }
 

@@ -314,6 +314,8 @@ void announce(server *s, live *lv, const room_result *res)
                                      room_summary_json(lv->r)), lv->dep);
     schedule(s, lv);
     ask_engine(s, lv);
+    if (res->ended) /* over with nobody watching here (ended by a clock, or on another node) */
+        game_release_if_idle(s, lv);
 }
 
 /* Whether the game's clock is held: being rebuilt, adjourned, or its

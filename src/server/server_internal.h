@@ -73,6 +73,7 @@ typedef struct client {
     /* one session request (hello, register, login, guest, logout) at a
      * time: messages arriving meanwhile wait here, in order */
     bool waiting;
+    int64_t read_for;        /* the game read for its parked request (not read twice) */
     char **inbox;
     int inbox_count, inbox_cap;
 } client;
@@ -245,6 +246,9 @@ struct server {
     char node[24];              /* this node's name in what it tells the others */
     struct id_block {
         int64_t next, end;      /* [next, end) ours to give */
+        int64_t spare_first;    /* the block after it, taken early */
+        int spare_count;
+        int size;               /* how many ids the next block asks for */
         bool asking;
     } ids[2];
     imap loading;               /* game id -> read of a game another node made */

@@ -36,7 +36,10 @@
 #include "auth.h"
 #include "store_listen.h"
 
-#define ID_BLOCK 64
+/* Ids are taken 256 at a time, and twice as many each time a burst
+ * emptied the block before the next came (up to 4096). */
+#define ID_BLOCK 256
+#define ID_BLOCK_MAX 4096
 /* A notification's payload is at most 8000 bytes: larger ones say only
  * which game to read. */
 #define NOTE_MAX 7800
@@ -47,14 +50,14 @@ static const char *id_kind[2] = {"game", "challenge"};
 
 typedef struct ids_job {
     store_job job;
-    int kind;
+    int kind, count;
     int64_t first;
 } ids_job;
 
 static int run_ids(store *db, store_job *job)
 {
     ids_job *j = (ids_job *)job;
-    return db->ops->ids_take(db, id_kind[j->kind], ID_BLOCK, &j->first);
+    return db->ops->ids_take(db, id_kind[j->kind], j->count, &j->first);
 }
 
 static void ids_taken(void *ctx, store_job *job)
@@ -64,19 +67,30 @@ static void ids_taken(void *ctx, store_job *job)
     struct id_block *b = &s->ids[j->kind];
     b->asking = false;
     if (job->rc == 0) {
-        /* what is left of the old block is used first: ids stay in order
-         * on each node */
-        if (b->next >= b->end) {
+        if (b->next >= b->end) { /* empty: the new block at once */
             b->next = j->first;
-            b->end = j->first + ID_BLOCK;
-        } else if (b->end == j->first) {
-            b->end += ID_BLOCK;
-        } else { /* not adjacent: the new block replaces the rest */
-            b->next = j->first;
-            b->end = j->first + ID_BLOCK;
+            b->end = j->first + j->count;
+        } else { /* what is left is used first: the new block waits behind it */
+            b->spare_first = j->first;
+            b->spare_count = j->count;
         }
     }
     free(j);
+}
+
+static void ask_ids(server *s, int kind)
+{
+    struct id_block *b = &s->ids[kind];
+    ids_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    j->kind = kind;
+    j->count = b->size;
+    j->job.run = run_ids;
+    j->job.done = ids_taken;
+    j->job.transaction = true;
+    b->asking = true;
+    store_async_submit(s->db, STORE_WRITE, &j->job);
 }
 
 int64_t nodes_take_id(server *s, int kind)
@@ -85,19 +99,20 @@ int64_t nodes_take_id(server *s, int kind)
     if (!s->listen)
         return ++*known;
     struct id_block *b = &s->ids[kind];
-    if (b->end - b->next < ID_BLOCK / 2 && !b->asking) {
-        ids_job *j = calloc(1, sizeof *j);
-        if (j) {
-            j->kind = kind;
-            j->job.run = run_ids;
-            j->job.done = ids_taken;
-            j->job.transaction = true;
-            b->asking = true;
-            store_async_submit(s->db, STORE_WRITE, &j->job);
-        }
+    if (b->next >= b->end && b->spare_count) { /* the next block, asked for earlier */
+        b->next = b->spare_first;
+        b->end = b->spare_first + b->spare_count;
+        b->spare_count = 0;
     }
-    if (b->next >= b->end)
+    if (b->next >= b->end) {
+        if (b->size < ID_BLOCK_MAX)
+            b->size *= 2; /* a burst: larger blocks from now on */
+        if (!b->asking)
+            ask_ids(s, kind);
         return 0;
+    }
+    if (b->end - b->next <= b->size / 2 && !b->asking && !b->spare_count)
+        ask_ids(s, kind);
     int64_t id = b->next++;
     if (id > *known)
         *known = id;
@@ -261,7 +276,17 @@ typedef struct loading {
 
 bool nodes_park_on_load(server *s, client *c, const proto_request *rq)
 {
-    loading *l = s->listen && !c->waiting ? imap_get(&s->loading, rq->game) : NULL;
+    if (!s->listen || c->waiting || rq->game <= 0)
+        return false;
+    if (c->read_for == rq->game) { /* read once for this request: it is what it is */
+        c->read_for = 0;
+        return false;
+    }
+    /* a number not heard of yet may be a game another node made a moment
+     * ago (its notification on the way): read it (at most 256 at once) */
+    if (rq->game > s->next_game && !imap_get(&s->loading, rq->game) && s->loading.count < 256)
+        game_load(s, rq->game);
+    loading *l = imap_get(&s->loading, rq->game);
     if (!l || !grow_array((void **)&l->parked, &l->parked_cap, l->nparked, sizeof *l->parked) ||
         !client_park(c, rq))
         return false;
@@ -278,7 +303,9 @@ static void loading_done(server *s, int64_t game)
         client *c = client_by_id(s, l->parked[i]);
         if (c && !c->closed) {
             c->waiting = false;
+            c->read_for = game;
             client_resume(s, c);
+            c->read_for = 0;
         }
     }
     free(l->parked);
@@ -330,8 +357,6 @@ void game_load(server *s, int64_t game)
         free(l);
         return;
     }
-    if (game > s->next_game)
-        s->next_game = game;
     load_submit(s, game);
 }
 
@@ -340,19 +365,16 @@ static void loaded(void *ctx, store_job *job)
     server *s = ctx;
     load_job *j = (load_job *)job;
     loading *l = imap_get(&s->loading, j->game);
-    if (l && (l->again || job->rc != 0)) { /* heard of again, or the store failed: read again */
+    if (l && l->again && job->rc == 0) { /* heard of again meanwhile: read again */
         l->again = false;
         room_free(j->r);
-        if (job->rc != 0 && s->stopping) {
-            loading_done(s, j->game);
-            free(j);
-            return;
-        }
         int64_t game = j->game;
         free(j);
         load_submit(s, game);
         return;
     }
+    if (j->found != 1 && j->game > s->next_game)
+        s->next_game = j->game;
     live *lv = j->r && !live_get(s, j->game) ? game_live_new(s, j->r, j->created) : NULL;
     if (!lv) {
         room_free(j->r);
@@ -444,8 +466,10 @@ static void heard_game(server *s, int64_t game, json_t *note)
     live *lv = live_get(s, game);
     if (game > s->next_game)
         s->next_game = game;
-    if (!lv)
-        return game_load(s, game);
+    if (!lv) {
+        game_load(s, game);
+        return;
+    }
     if (lv->recovering) {
         lv->refresh = true;
         return;
@@ -667,6 +691,7 @@ bool nodes_start(server *s, void (*wake)(void *), char *err, size_t errlen)
         }
         s->ids[k].next = first;
         s->ids[k].end = first + ID_BLOCK;
+        s->ids[k].size = ID_BLOCK;
     }
     return true;
 }
