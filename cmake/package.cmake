@@ -25,7 +25,7 @@ if(NOT TENGEN_SANITIZE AND NOT TENGEN_FUZZ AND NOT CMAKE_CROSSCOMPILING)
   file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/man)
   # every command of `tengen --help` (package.sh checks that none is missing)
   foreach(page tengen tengen-serve tengen-backup tengen-play tengen-gtp tengen-match tengen-score
-          tengen-sgf tengen-bench)
+          tengen-sgf tengen-tournament tengen-bench)
     set(out ${CMAKE_CURRENT_BINARY_DIR}/man/${page}.1)
     add_custom_command(OUTPUT ${out} ${out}.gz
       COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cmake/man_page.sh $<TARGET_FILE:tengen_cli> ${page} ${out}

@@ -31,7 +31,7 @@ static void usage(FILE *out)
                  "tengen plays, referees and records Go by the Chinese rules (and others).\n\n"
                  "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-10s  %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\n`tengen <command> --help` documents each command's options.\n"
                  "`tengen --version` prints the version.\n");
 }
