@@ -30,6 +30,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,6 +554,76 @@ static void test_challenges_survive_a_restart(void **state)
     server_free(s);
 }
 
+/* ---- ratings (issue 52): a rated game's result rates both accounts, once --------- */
+
+/* A 9x9 game a (Black) against b, settings extra, that b resigns. */
+static json_int_t resigned_game(server *s, peer *a, peer *b, int id, const char *extra)
+{
+    json_t *m = NULL;
+    say(s, a, "{\"type\":\"challenge.create\",\"id\":%d,\"settings\":{\"size\":9,\"color\":\"black\"%s}}",
+        id, extra);
+    assert_true(answered_ok(a, id, &m));
+    json_int_t ch = json_integer_value(json_object_get(json_object_get(m, "challenge"), "id"));
+    say(s, b, "{\"type\":\"challenge.accept\",\"id\":%d,\"challenge\":%lld}", id + 1, (long long)ch);
+    assert_true(answered_ok(b, id + 1, &m));
+    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    say(s, b, "{\"type\":\"game.watch\",\"id\":%d,\"game\":%lld}", id + 2, (long long)g);
+    assert_true(answered_ok(b, id + 2, NULL));
+    say(s, b, "{\"type\":\"game.resign\",\"id\":%d,\"game\":%lld}", id + 3, (long long)g);
+    assert_true(answered_ok(b, id + 3, NULL));
+    return g;
+}
+
+static void test_rated_games(void **state)
+{
+    (void)state;
+    char db[256];
+    db_path(db, sizeof db, 8);
+    server *s = start(db, false);
+    peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2"), c = connect_peer("10.0.0.3");
+    say(s, &a, "{\"type\":\"register\",\"id\":1,\"name\":\"ana\",\"password\":\"correct horse\"}");
+    say(s, &b, "{\"type\":\"register\",\"id\":1,\"name\":\"bo\",\"password\":\"correct horse\"}");
+    say(s, &c, "{\"type\":\"guest\",\"id\":1}");
+    assert_true(answered_ok(&a, 1, NULL) && answered_ok(&b, 1, NULL) && answered_ok(&c, 1, NULL));
+    json_int_t g = resigned_game(s, &a, &b, 10, "");
+    /* the game showed the players' (provisional) ranks as they began */
+    json_t *st = last_of(&b, "game.state");
+    assert_non_null(st);
+    const char *rank = json_string_value(json_object_get(json_object_get(json_object_get(st, "game"), "black"), "rank"));
+    assert_non_null(rank);
+    assert_int_equal(rank[strlen(rank) - 1], '?');
+    resigned_game(s, &a, &b, 20, ",\"rated\":false"); /* changes nothing */
+    resigned_game(s, &a, &c, 30, "");                 /* a guest: nothing */
+    server_settle(s);
+
+    char err[256];
+    store *db_ = store_open(db, err, sizeof err);
+    assert_non_null(db_);
+    store_user ana, bo;
+    assert_int_equal(db_->ops->user_by_name(db_, "ana", &ana), 0);
+    assert_int_equal(db_->ops->user_by_name(db_, "bo", &bo), 0);
+    store_rating ra, rb;
+    assert_int_equal(db_->ops->rating_get(db_, ana.id, &ra), 0);
+    assert_int_equal(db_->ops->rating_get(db_, bo.id, &rb), 0);
+    /* two new players (1500, 350, 0.06), one win: Glickman's formulas give
+     * 1662.31 and 1337.69, both 290.32 */
+    assert_int_equal(ra.games, 1);
+    assert_int_equal(rb.games, 1);
+    assert_true(fabs(ra.rating - 1662.31) < 0.01 && fabs(rb.rating - 1337.69) < 0.01);
+    assert_true(fabs(ra.deviation - 290.32) < 0.01 && fabs(rb.deviation - 290.32) < 0.01);
+    store_rating_point *h = NULL;
+    int n = 0;
+    assert_int_equal(db_->ops->rating_history(db_, ana.id, 10, &h, &n), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(h[0].game, g);
+    free(h);
+    store_close(db_);
+    drop(&a);
+    drop(&b);
+    drop(&c);
+    server_free(s);
+}
+
 /* ---- PostgreSQL: connections lost and made again -------------------------------- */
 
 static void pause_ms(long ms)
@@ -667,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_names_unique_whatever_their_case),
         cmocka_unit_test(test_engine_stored_by_name_and_adjourned),
         cmocka_unit_test(test_challenges_survive_a_restart),
+        cmocka_unit_test(test_rated_games),
         cmocka_unit_test(test_pg_connections_lost_and_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

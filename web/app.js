@@ -143,7 +143,9 @@ function summaryItem(g) {
   return el('li', {'data-game': g.id, 'data-phase': g.phase},
     el('a', {href: '#/game/' + g.id, class: 'game-link'},
       `${g.size}×${g.size} `),
-    playerLink(g.black, {class: 'black-name'}), ` ${t('vs')} `, playerLink(g.white, {class: 'white-name'}),
+    playerLink(g.black, {class: 'black-name'}), g.black_rank ? ` (${g.black_rank})` : '',
+    ` ${t('vs')} `, playerLink(g.white, {class: 'white-name'}), g.white_rank ? ` (${g.white_rank})` : '',
+    g.rated === false ? ' · ' + t('unrated') : '',
     ' · ', rulesName(g.rules), g.handicap ? ` · H${g.handicap}` : '',
     typeof g.moves === 'number' ? ' · ' + t('moves_n', {n: g.moves}) : '',
     g.result ? el('span', {class: 'summary-result'}, ' · ' + g.result) : '',
@@ -257,6 +259,7 @@ function settingsFields(prefix, withAbsence) {
   }
   rules.addEventListener('change', syncRules)
   const absence = el('input', {id: id('absence'), type: 'number', min: 10, max: 86400, value: 900, size: 6})
+  const rated = el('input', {id: id('rated'), type: 'checkbox', checked: true})
 
   const node = el('fieldset', {class: 'settings'},
     field(t('board_size'), el('span', {}, sizeSel, sizeOther)),
@@ -265,7 +268,8 @@ function settingsFields(prefix, withAbsence) {
     field(t('time'), sys), fMain, fPeriods, fPeriod, fStones, fInc, fPass,
     field(t('time_spec'), spec),
     field(t('colour'), colour),
-    withAbsence ? field(t('absence'), absence) : null)
+    withAbsence ? field(t('absence'), absence) : null,
+    withAbsence ? el('label', {class: 'field check', title: t('rated_help')}, rated, el('span', {}, t('rated'))) : null)
   syncTime()
   syncRules()
 
@@ -282,6 +286,7 @@ function settingsFields(prefix, withAbsence) {
     s.time = spec.value.trim() || 'none'
     s.color = colour.value
     if (withAbsence && absence.value.trim() !== '') s.absence_s = parseInt(absence.value, 10)
+    if (withAbsence && !rated.checked) s.rated = false
     return s
   }
   return {node, read}
@@ -391,7 +396,9 @@ class LobbyView {
       const mine = me && c.challenger === me
       const free = /^free-opening\b/.test(s.rules || '')
       const li = el('li', {'data-challenge': c.id, 'data-challenger': c.challenger},
-        playerLink(c.challenger, {class: 'challenger'}), ' · ',
+        playerLink(c.challenger, {class: 'challenger'}),
+        c.challenger_rank ? el('span', {class: 'rank'}, ` (${c.challenger_rank})`) : '', ' · ',
+        s.rated === false ? t('unrated') + ' · ' : '',
         `${s.size || 19}×${s.size || 19} · ${rulesName(s.rules)}`,
         free ? ` · ${t('komi_from_predictions')}` : s.komi !== undefined ? ` · ${t('komi')} ${s.komi}` : '',
         s.handicap ? ` · H${s.handicap}${s.handicap_placement === 'free' ? ' ' + t('free') : ''}` : '',
@@ -485,11 +492,18 @@ class PlayerView {
         if (r === 'won') w++
         else if (r === 'lost') l++
       }
+      const rating = p.rating
       const dl = el('dl', {class: 'player-info'},
         el('dt', {}, t('name')), el('dd', {id: 'player-kind'}, p.name || this.name, ' · ', t(p.guest ? 'guest_player' : 'registered')),
+        rating ? el('dt', {}, t('rank')) : null,
+        rating ? el('dd', {id: 'player-rank', 'data-rank': rating.rank, 'data-rating': rating.rating.toFixed(1)},
+          rating.rank.replace('?', ''), ' · ',
+          t('rating_words', {r: Math.round(rating.rating), d: Math.round(rating.deviation), n: rating.games}),
+          rating.provisional ? ' · ' + t('provisional') : '') : null,
         el('dt', {}, t('games')), el('dd', {id: 'player-record', 'data-won': w, 'data-lost': l},
           t('games_played', {n: games.length, w, l})))
       card.appendChild(dl)
+      if (rating && rating.history && rating.history.length) card.appendChild(ratingChart(rating.history))
       card.appendChild(el('h3', {}, t('games')))
       const ul = el('ul', {class: 'list', id: 'player-games'})
       if (!games.length) ul.appendChild(el('li', {class: 'empty'}, t('no_games')))
@@ -504,6 +518,39 @@ class PlayerView {
     }
     root.appendChild(card)
   }
+}
+
+// The rating after each rated game, with its deviation as a band: SVG,
+// drawn from the numbers (no library).
+function ratingChart(history) {
+  const NS = 'http://www.w3.org/2000/svg'
+  const W = 480, H = 160, PAD = 28
+  const lo = Math.min(...history.map(h => h.rating - h.deviation))
+  const hi = Math.max(...history.map(h => h.rating + h.deviation))
+  const x = i => PAD + (history.length > 1 ? i * (W - 2 * PAD) / (history.length - 1) : (W - 2 * PAD) / 2)
+  const y = v => H - PAD - (v - lo) * (H - 2 * PAD) / Math.max(1, hi - lo)
+  const svg = document.createElementNS(NS, 'svg')
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`)
+  svg.setAttribute('id', 'rating-chart')
+  svg.setAttribute('role', 'img')
+  svg.setAttribute('aria-label', t('rating_history_label', {n: history.length,
+    from: Math.round(history[0].rating), to: Math.round(history[history.length - 1].rating)}))
+  const node = (name, attrs) => {
+    const n = document.createElementNS(NS, name)
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v)
+    svg.appendChild(n)
+    return n
+  }
+  const band = history.map((h, i) => `${x(i)},${y(h.rating + h.deviation)}`)
+    .concat(history.map((h, i) => `${x(i)},${y(h.rating - h.deviation)}`).reverse())
+  node('polygon', {points: band.join(' '), class: 'rating-band'})
+  node('polyline', {points: history.map((h, i) => `${x(i)},${y(h.rating)}`).join(' '), class: 'rating-line'})
+  history.forEach((h, i) => node('circle', {cx: x(i), cy: y(h.rating), r: 3, class: 'rating-point', 'data-game': h.game}))
+  for (const v of [lo, hi]) {
+    const label = node('text', {x: 2, y: y(v) + (v === lo ? -2 : 10), class: 'rating-axis'})
+    label.textContent = String(Math.round(v))
+  }
+  return el('figure', {class: 'rating-figure'}, el('figcaption', {}, t('rating_history')), svg)
 }
 
 // 'won', 'lost', 'draw' or 'unfinished' for `name` in a GAME_SUMMARY

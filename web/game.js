@@ -470,8 +470,9 @@ export class GameView {
     // --- the players
     for (const c of ['black', 'white']) {
       const p = g[c] || {}
-      replace($(`#name-${c}`), this.ctx.playerLink(p.name), p.engine ? ' ' + t('engine_tag') : '',
-        you === c ? ' ★' : '')
+      replace($(`#name-${c}`), this.ctx.playerLink(p.name),
+        p.rank ? el('span', {class: 'rank', id: `rank-${c}`}, ` (${p.rank})`) : '',
+        p.engine ? ' ' + t('engine_tag') : '', you === c ? ' ★' : '')
       const pres = $(`#presence-${c}`)
       // `online` may be absent (unknown), and while this page is offline
       // nobody is known to be online: then say nothing.

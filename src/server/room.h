@@ -42,6 +42,7 @@ typedef struct room_settings {
                                  opening: White is the first player's seat) */
     int64_t prediction_ms;    /* free opening: each prediction's time, -1 from the clock
                                  (tg_prediction_time_ms), 0 no limit */
+    bool unrated;             /* "rated": false — the result changes no rating */
 } room_settings;
 
 /* Read settings from a client's JSON object (NULL: all defaults); the
@@ -124,6 +125,7 @@ struct room {
     room_settings settings;
     int64_t user[3];                 /* [TG_BLACK], [TG_WHITE]: account ids (0: engine) */
     char name[3][ROOM_NAME_MAX];
+    char rank[3][12];                /* the players' ranks when the game began ("" unknown) */
     char engine[3][ROOM_NAME_MAX];   /* the engine's name, "" for a person */
     char nigiri[160];                /* the draw, when there was one */
     tg_game *game;
@@ -221,6 +223,9 @@ json_t *room_clock_json(const room *r, int64_t now);
 void room_board_string(const room *r, char *out);
 /* The game summary of the lobby and the API. */
 json_t *room_summary_json(const room *r);
+/* Whether its result changes ratings: two accounts (no guest, no engine),
+ * an even game, and not made "rated": false. */
+bool room_rated(const room *r);
 /* The record as SGF, malloc'd; clocks[i] the clock after move i. */
 char *room_sgf(const room *r, const char *date);
 const char *room_phase_name(room_phase p);

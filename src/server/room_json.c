@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *color_name(tg_color c)
 {
@@ -78,6 +79,8 @@ bool room_settings_from_json(const json_t *obj, room_settings *s, char *err, siz
         else if (strcmp(key, "absence_s") == 0 && json_is_integer(v) &&
                  json_integer_value(v) >= 10 && json_integer_value(v) <= 86400)
             s->absence_ms = json_integer_value(v) * 1000;
+        else if (strcmp(key, "rated") == 0 && json_is_boolean(v))
+            s->unrated = !json_is_true(v);
         else if (strcmp(key, "prediction_s") == 0 && json_is_integer(v) &&
                  json_integer_value(v) >= 0 && json_integer_value(v) <= 86400)
             s->prediction_ms = json_integer_value(v) * 1000;
@@ -157,6 +160,8 @@ json_t *room_settings_to_json(const room_settings *s)
                      "absence_s", (json_int_t)(s->absence_ms / 1000));
     if (o && s->rules.free_opening)
         json_object_set_new(o, "prediction_s", json_integer(s->prediction_ms / 1000));
+    if (o && s->unrated)
+        json_object_set_new(o, "rated", json_false());
     return o;
 }
 
@@ -347,19 +352,31 @@ static void result_texts(const room *r, char *re, size_t relen, char *en, char *
     tg_result_stated(tg_game_rules(r->game), result, true, zh, len);
 }
 
+bool room_rated(const room *r)
+{
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
+        if (r->engine[c][0] || r->user[c] <= 0 || strncasecmp(r->name[c], "guest-", 6) == 0)
+            return false;
+    return !r->settings.unrated && r->settings.handicap == 0;
+}
+
 json_t *room_summary_json(const room *r)
 {
     char re[32] = "", en[96], zh[96];
     if (r->phase == ROOM_OVER)
         result_texts(r, re, sizeof re, en, zh, sizeof en);
-    return json_pack("{s:I, s:s, s:s, s:b, s:b, s:i, s:s, s:f, s:i, s:s, s:i, s:o}", "id",
-                     (json_int_t)r->id, "black", r->name[TG_BLACK], "white", r->name[TG_WHITE],
-                     "black_engine", r->engine[TG_BLACK][0] != '\0', "white_engine",
-                     r->engine[TG_WHITE][0] != '\0',
-                     "size", r->settings.size, "rules", r->settings.rules_text, "komi",
-                     tg_game_rules(r->game)->komi2 / 2.0, "handicap", r->settings.handicap, "phase",
-                     room_phase_name(r->phase), "moves", tg_game_move_count(r->game), "result",
-                     re[0] ? json_string(re) : json_null());
+    json_t *o = json_pack("{s:I, s:s, s:s, s:b, s:b, s:i, s:s, s:f, s:i, s:s, s:i, s:o, s:b}", "id",
+                          (json_int_t)r->id, "black", r->name[TG_BLACK], "white", r->name[TG_WHITE],
+                          "black_engine", r->engine[TG_BLACK][0] != '\0', "white_engine",
+                          r->engine[TG_WHITE][0] != '\0',
+                          "size", r->settings.size, "rules", r->settings.rules_text, "komi",
+                          tg_game_rules(r->game)->komi2 / 2.0, "handicap", r->settings.handicap, "phase",
+                          room_phase_name(r->phase), "moves", tg_game_move_count(r->game), "result",
+                          re[0] ? json_string(re) : json_null(), "rated", room_rated(r));
+    for (tg_color c = TG_BLACK; o && c <= TG_WHITE; c++)
+        if (r->rank[c][0])
+            json_object_set_new(o, c == TG_BLACK ? "black_rank" : "white_rank", json_string(r->rank[c]));
+    return o;
 }
 
 static json_t *count_json(const room *r)
@@ -394,8 +411,11 @@ static json_t *count_json(const room *r)
 
 static json_t *player_json(const room *r, tg_color c)
 {
-    return json_pack("{s:I, s:s, s:b}", "id", (json_int_t)r->user[c], "name", r->name[c],
-                     "engine", r->engine[c][0] != '\0');
+    json_t *o = json_pack("{s:I, s:s, s:b}", "id", (json_int_t)r->user[c], "name", r->name[c],
+                          "engine", r->engine[c][0] != '\0');
+    if (o && r->rank[c][0])
+        json_object_set_new(o, "rank", json_string(r->rank[c]));
+    return o;
 }
 
 static json_t *moves_json(const room *r)

@@ -176,7 +176,7 @@ static bool finish_in_batch(server *s, live *lv)
     tg_result_to_sgf(tg_game_result(lv->r->game), re, sizeof re);
     return batch_finish(s, lv, re, tg_game_move_count(lv->r->game), game_sgf_live(lv),
                         final_state_text(s, lv)) &&
-           (!room_seats_swapped(lv->r) || batch_swap(s, lv));
+           (!room_seats_swapped(lv->r) || batch_swap(s, lv)) && batch_rate(s, lv, re);
 }
 
 void swap_engines(live *lv)
@@ -429,6 +429,11 @@ room *game_replay(store *db, const store_game *g, engine_spec e[3])
         r = room_new(g->id, &st);
     if (r) {
         fill_players(r, g);
+        json_t *ranks = json_object_get(wrap, "ranks");
+        for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+            const char *rank = json_string_value(json_object_get(ranks, c == TG_BLACK ? "black" : "white"));
+            snprintf(r->rank[c], sizeof r->rank[c], "%s", rank ? rank : "");
+        }
         if (e) {
             engine_spec_read(json_object_get(engines, "black"), g->black_engine, &e[TG_BLACK]);
             engine_spec_read(json_object_get(engines, "white"), g->white_engine, &e[TG_WHITE]);
@@ -620,8 +625,18 @@ bool games_restore(server *s, char *err, size_t errlen)
 
 live *game_start(server *s, const room_settings *settings, int64_t black, const char *black_name,
                  int64_t white, const char *white_name, const char *nigiri,
-                 const engine_spec engines[3], char *err, size_t errlen)
+                 const engine_spec engines[3], const char *const ranks[3], char *err, size_t errlen)
 {
+    char rank[3][12];
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
+        int64_t user = c == TG_BLACK ? black : white;
+        if (ranks && ranks[c] && ranks[c][0])
+            snprintf(rank[c], sizeof rank[c], "%s", ranks[c]);
+        else if (!engines[c].name[0])
+            ratings_rank_of(s, user, rank[c], sizeof rank[c]);
+        else
+            rank[c][0] = '\0';
+    }
     store_game g;
     memset(&g, 0, sizeof g);
     if (!(g.id = nodes_take_id(s, 0))) {
@@ -639,6 +654,9 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
     json_t *wrap = json_pack("{s:o, s:{s:o, s:o}}", "settings", room_settings_to_json(settings),
                              "engines", "black", engine_spec_json(&engines[TG_BLACK]), "white",
                              engine_spec_json(&engines[TG_WHITE]));
+    if (wrap && (rank[TG_BLACK][0] || rank[TG_WHITE][0]))
+        json_object_set_new(wrap, "ranks", json_pack("{s:s, s:s}", "black", rank[TG_BLACK], "white",
+                                                     rank[TG_WHITE]));
     g.settings_json = wrap ? json_dumps(wrap, JSON_COMPACT) : NULL;
     json_decref(wrap);
     room *r = g.settings_json ? room_new(g.id, settings) : NULL;
@@ -653,6 +671,7 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
     }
     free(g.settings_json);
     fill_players(r, &g);
+    memcpy(r->rank, rank, sizeof r->rank);
     memcpy(lv->engine, engines, sizeof lv->engine);
     lv->home = true;
     lv->offset_ms = server_now_ms();

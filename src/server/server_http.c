@@ -244,11 +244,15 @@ typedef struct api_job {
     uint64_t dep;            /* what it shows of memory is durable once this epoch is */
     int64_t user;            /* A_PLAYER: the account found */
     store_user u;
+    store_rating rating;     /* A_PLAYER */
+    store_rating_point *history;
+    int nhistory;
     struct api_job *next;
 } api_job;
 
 static void api_free(api_job *j)
 {
+    free(j->history);
     json_decref(j->games);
     free(j->body);
     free(j);
@@ -342,6 +346,9 @@ static int api_run(store *db, store_job *job)
         }
         j->user = j->u.id;
         j->games = json_array();
+        if (!j->u.guest && (db->ops->rating_get(db, j->u.id, &j->rating) < 0 ||
+                            db->ops->rating_history(db, j->u.id, 500, &j->history, &j->nhistory) != 0))
+            return -1;
         return list_finished(db, j->u.id, j->limit, j->games) == 0 ? 0 : -1;
     }
     }
@@ -381,8 +388,20 @@ static void api_done(void *ctx, store_job *job)
         }
         json_array_extend(games, j->games);
         j->dep = turn_epoch_now(s);
-        api_json(j, 200, json_pack("{s:{s:I, s:s, s:b}, s:o}", "player", "id", (json_int_t)j->u.id,
-                                   "name", j->u.name, "guest", j->u.guest, "games", games));
+        json_t *player = json_pack("{s:I, s:s, s:b}", "id", (json_int_t)j->u.id, "name", j->u.name,
+                                   "guest", j->u.guest);
+        if (player && !j->u.guest) {
+            json_t *rating = rating_json(&j->rating), *history = json_array();
+            for (int i = 0; i < j->nhistory; i++)
+                json_array_append_new(history, json_pack("{s:I, s:I, s:f, s:f}", "game",
+                                                         (json_int_t)j->history[i].game, "at",
+                                                         (json_int_t)j->history[i].at_unix_ms, "rating",
+                                                         j->history[i].rating, "deviation",
+                                                         j->history[i].deviation));
+            json_object_set_new(rating, "history", history);
+            json_object_set_new(player, "rating", rating);
+        }
+        api_json(j, 200, json_pack("{s:o, s:o}", "player", player, "games", games));
     }
     api_deliver(s, j);
 }

@@ -55,6 +55,8 @@ typedef struct account {
     int64_t gone_since_ms;   /* when its last connection closed */
     rate_bucket rate;
     int challenges;          /* open or being stored */
+    store_rating rating;     /* as read at login, or after its last rated game here */
+    bool rating_known;
 } account;
 
 typedef struct client {
@@ -132,6 +134,7 @@ typedef struct challenge {
     int64_t created_unix_ms;
     int64_t addr;
     bool remote;             /* made on another node: counted and dropped there */
+    char rank[12];           /* the challenger's, when made ("" unknown) */
 } challenge;
 
 /* A growable array of pointers, indexed by position. */
@@ -149,7 +152,7 @@ bool grow_array(void **items, int *cap, int count, size_t elem);
 
 /* ---- the turn: one batch of game writes (server_turn.c) ---- */
 
-typedef enum write_kind { W_EVENT, W_GAME_ADD, W_FINISH, W_SWAP, W_CHALLENGE_REMOVE } write_kind;
+typedef enum write_kind { W_EVENT, W_GAME_ADD, W_FINISH, W_SWAP, W_CHALLENGE_REMOVE, W_RATE } write_kind;
 
 typedef struct write_op {
     write_kind kind;
@@ -161,6 +164,11 @@ typedef struct write_op {
     char *sgf, *state;          /* W_FINISH, malloc'd */
     int64_t for_game;           /* W_CHALLENGE_REMOVE: the game it makes, void if the
                                    challenge is gone already (taken on another node) */
+    int64_t players[2];         /* W_RATE: Black's and White's accounts */
+    double score;               /* W_RATE: Black's 1, 0.5, 0 */
+    int64_t at_unix_ms;
+    store_rating rated[2];      /* W_RATE: their ratings after it (the writer's) */
+    bool rated_done;
 } write_op;
 
 typedef struct batch {
@@ -214,6 +222,18 @@ bool nodes_park_on_load(server *s, client *c, const proto_request *rq);
 void game_load(server *s, int64_t id);
 room *game_replay(store *db, const store_game *g, engine_spec e[3]);
 live *game_live_new(server *s, room *r, int64_t created_unix_ms);
+
+/* ---- ratings (server_ratings.c) ---- */
+
+/* The game's result re (SGF's RE) rates it, in the turn's batch, when it
+ * is rated (room_rated) and has a result.  False: out of memory. */
+bool batch_rate(server *s, live *lv, const char *re);
+int ratings_apply(store *db, write_op *op);           /* the writer thread */
+void ratings_committed(server *s, const write_op *op);
+/* The rank of an account known here (rating read at login), or "". */
+void ratings_rank_of(server *s, int64_t user, char *out, size_t len);
+void rating_rank_text(const store_rating *r, char *out, size_t len);
+json_t *rating_json(const store_rating *r);
 
 /* Histograms for /metrics: counts of values <= each bound (ms). */
 #define METRIC_BUCKETS 12
@@ -362,9 +382,11 @@ void engine_spec_read(const json_t *j, const char *name, engine_spec *out);
 
 live *live_get(server *s, int64_t game);
 bool games_restore(server *s, char *err, size_t errlen);
+/* ranks: the players' ranks to show where known elsewhere (a challenger
+ * on another node), else NULL or "": from their accounts here. */
 live *game_start(server *s, const room_settings *settings, int64_t black, const char *black_name,
                  int64_t white, const char *white_name, const char *nigiri,
-                 const engine_spec engines[3], char *err, size_t errlen);
+                 const engine_spec engines[3], const char *const ranks[3], char *err, size_t errlen);
 void game_commit_and_announce(server *s, live *lv, const room_event *ev, room_result *res);
 json_t *game_state_message(const live *lv, tg_color you);
 /* A finished game nobody watches leaves memory (after the turn). */

@@ -22,11 +22,14 @@
 
 static json_t *challenge_json(const challenge *ch)
 {
-    return json_pack("{s:I, s:s, s:o, s:o, s:I}", "id", (json_int_t)ch->id, "challenger",
-                     ch->challenger_name, "opponent",
-                     ch->opponent[0] ? json_string(ch->opponent) : json_null(), "settings",
-                     room_settings_to_json(&ch->settings), "created",
-                     (json_int_t)ch->created_unix_ms);
+    json_t *o = json_pack("{s:I, s:s, s:o, s:o, s:I}", "id", (json_int_t)ch->id, "challenger",
+                          ch->challenger_name, "opponent",
+                          ch->opponent[0] ? json_string(ch->opponent) : json_null(), "settings",
+                          room_settings_to_json(&ch->settings), "created",
+                          (json_int_t)ch->created_unix_ms);
+    if (o && ch->rank[0])
+        json_object_set_new(o, "challenger_rank", json_string(ch->rank));
+    return o;
 }
 
 static json_t *engine_names(server *s)
@@ -191,6 +194,8 @@ static void on_challenge_create(server *s, client *c, const proto_request *rq)
     }
     ch.challenger = c->user;
     ch.addr = c->addr;
+    if (a->rating_known && !c->guest)
+        rating_rank_text(&a->rating, ch.rank, sizeof ch.rank);
     snprintf(ch.challenger_name, sizeof ch.challenger_name, "%s", c->name);
     snprintf(ch.opponent, sizeof ch.opponent, "%s", rq->opponent ? rq->opponent : "");
     ch.created_unix_ms = server_unix_ms();
@@ -254,10 +259,14 @@ static void on_challenge_accept(server *s, client *c, const proto_request *rq)
     memset(none, 0, sizeof none);
     char err[200];
     room_settings settings = ch->settings;
+    char rank[12];
+    snprintf(rank, sizeof rank, "%s", ch->rank);
     /* the challenge leaves in the same batch as the game is made */
     if (!challenge_take(s, ch))
         return send_error(c, rq, "internal", "out of memory");
-    live *lv = game_start(s, &settings, black, black_name, white, white_name, nigiri, none, err,
+    const char *ranks[3] = {NULL, NULL, NULL};
+    ranks[challenger] = rank; /* the challenger may be on another node */
+    live *lv = game_start(s, &settings, black, black_name, white, white_name, nigiri, none, ranks, err,
                           sizeof err);
     if (!lv)
         return reply_error(c, rq, "internal", err, turn_epoch_now(s));
@@ -299,7 +308,7 @@ static void on_engine_play(server *s, client *c, const proto_request *rq)
     engines[engine].playouts = rq->seconds > 0 ? 0 : rq->playouts ? rq->playouts : 1000;
     live *lv = game_start(s, &st, person == TG_BLACK ? c->user : 0,
                           person == TG_BLACK ? c->name : name, person == TG_WHITE ? c->user : 0,
-                          person == TG_WHITE ? c->name : name, nigiri, engines, err, sizeof err);
+                          person == TG_WHITE ? c->name : name, nigiri, engines, NULL, err, sizeof err);
     if (!lv)
         return send_error(c, rq, "internal", err);
     lv->addr = c->addr;

@@ -503,6 +503,8 @@ static void heard_challenge(server *s, json_t *c)
     snprintf(ch->opponent, sizeof ch->opponent, "%s", opponent ? opponent : "");
     ch->created_unix_ms = json_integer_value(json_object_get(c, "created"));
     ch->remote = true;
+    const char *rank = json_string_value(json_object_get(c, "challenger_rank"));
+    snprintf(ch->rank, sizeof ch->rank, "%s", rank ? rank : "");
     if (id > s->next_challenge)
         s->next_challenge = id;
     lobby_challenge_back(s, ch);

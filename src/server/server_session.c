@@ -86,7 +86,7 @@ static void account_left(server *s, int64_t user)
     }
 }
 
-static void log_in(server *s, client *c, const store_user *u)
+static void log_in(server *s, client *c, const store_user *u, const store_rating *r)
 {
     if (c->user)
         account_left(s, c->user);
@@ -94,8 +94,13 @@ static void log_in(server *s, client *c, const store_user *u)
     c->guest = u->guest;
     snprintf(c->name, sizeof c->name, "%s", u->name);
     account *a = account_touch(s, u->id);
-    if (a)
+    if (a) {
         a->connections++;
+        if (!u->guest) {
+            a->rating = *r;
+            a->rating_known = true;
+        }
+    }
 }
 
 static void log_out_connection(server *s, client *c)
@@ -125,6 +130,7 @@ typedef struct session_job {
     uint8_t hash[32];
     char token[AUTH_TOKEN_TEXT];
     int found;               /* 0 found / done, 1 not found / taken */
+    store_rating rating;     /* the account's (start values for a new one) */
 } session_job;
 
 static void session_done(void *ctx, store_job *job);
@@ -142,6 +148,8 @@ static int run_hello(store *db, store_job *job)
     j->found = db->ops->token_user(db, j->hash, &user);
     if (j->found == 0)
         j->found = db->ops->user_by_id(db, user, &j->u);
+    if (j->found == 0 && !j->u.guest && db->ops->rating_get(db, j->u.id, &j->rating) < 0)
+        return -1;
     return j->found < 0 ? -1 : 0;
 }
 
@@ -164,6 +172,8 @@ static int run_lookup(store *db, store_job *job)
 {
     session_job *j = (session_job *)job;
     j->found = db->ops->user_by_name(db, j->u.name, &j->u);
+    if (j->found == 0 && !j->u.guest && db->ops->rating_get(db, j->u.id, &j->rating) < 0)
+        return -1;
     return j->found < 0 ? -1 : 0;
 }
 
@@ -215,6 +225,7 @@ static session_job *job_new(client *c, const proto_request *rq, step st)
     session_job *j = calloc(1, sizeof *j);
     if (!j)
         return NULL;
+    j->rating = (store_rating)STORE_RATING_START;
     j->job.done = session_done;
     j->step = st;
     j->client = c->id;
@@ -274,7 +285,7 @@ static void session_done(void *ctx, store_job *job)
             return finish(s, c, j);
         }
         if (j->found == 0)
-            log_in(s, c, &j->u);
+            log_in(s, c, &j->u, &j->rating);
         send_ok(c, &rq, json_pack("{s:o, s:i}", "user", user_json(c), "protocol", PROTO_VERSION));
         return finish(s, c, j);
     case S_HASH:
@@ -290,7 +301,7 @@ static void session_done(void *ctx, store_job *job)
         else if (j->found == 1)
             send_error(c, &rq, "name_taken", "that name is taken");
         else {
-            log_in(s, c, &j->u);
+            log_in(s, c, &j->u, &j->rating);
             answer_session(c, &rq, j);
         }
         return finish(s, c, j);
@@ -312,7 +323,7 @@ static void session_done(void *ctx, store_job *job)
         if (job->rc != 0)
             send_error(c, &rq, "internal", "the server could not store the session: try again later");
         else {
-            log_in(s, c, &j->u);
+            log_in(s, c, &j->u, &j->rating);
             answer_session(c, &rq, j);
         }
         return finish(s, c, j);

@@ -86,6 +86,7 @@ static int batch_run(store *db, store_job *job)
                                       op->state);
             break;
         case W_SWAP: rc = db->ops->game_swap_colors(db, op->game); break;
+        case W_RATE: rc = ratings_apply(db, (write_op *)op); break;
         case W_CHALLENGE_REMOVE:
             rc = db->ops->challenge_remove(db, op->game);
             if (rc == 1 && op->for_game) /* accepted or withdrawn elsewhere meanwhile */
@@ -433,6 +434,9 @@ static void batch_done(void *ctx, store_job *job)
     for (int i = 0; i < b->ngames; i++)
         if (conflicted(b, b->games[i]))
             lost_race(s, b->games[i], b->epochs[i]);
+    for (int i = 0; i < b->nops; i++)
+        if (b->ops[i].kind == W_RATE && !conflicted(b, b->ops[i].game))
+            ratings_committed(s, &b->ops[i]);
     if (b->last > s->committed)
         s->committed = b->last;
     net_release_through(s->net, s->committed);

@@ -61,6 +61,18 @@ typedef struct store_event {
     char *data_json;               /* malloc'd */
 } store_event;
 
+/* A player's Glicko-2 rating (the Glicko scale: 1500, 350, 0.06 at the
+ * start); games: rated games played. */
+typedef struct store_rating {
+    double rating, deviation, volatility;
+    int games;
+} store_rating;
+
+typedef struct store_rating_point {
+    int64_t game, at_unix_ms;
+    double rating, deviation;
+} store_rating_point;
+
 typedef struct store_ops {
     void (*close)(store *s);
     const char *(*error)(store *s);
@@ -110,6 +122,17 @@ typedef struct store_ops {
     /* Tell the other servers on the database (LISTEN tengen), when the
      * transaction commits; a store that is not shared does nothing. */
     int (*notify)(store *s, const char *payload);
+    /* Ratings.  rating_lock, in the writer's transaction: the player's
+     * rating (made at the start values when none), held until commit so
+     * that nodes rating games at once take turns.  rating_put: the new
+     * rating, and a point of its history for the game that made it. */
+    int (*rating_lock)(store *s, int64_t user, store_rating *out);
+    int (*rating_put)(store *s, int64_t user, int64_t game, int64_t at_unix_ms,
+                      const store_rating *r);
+    /* 1: no rated game yet (out at the start values) */
+    int (*rating_get)(store *s, int64_t user, store_rating *out);
+    /* the newest `limit` points, oldest first; *out malloc'd */
+    int (*rating_history)(store *s, int64_t user, int limit, store_rating_point **out, int *count);
     /* Give back what a long-lived connection holds (a read snapshot, the
      * WAL's growth): called by the store's threads when idle. */
     void (*idle)(store *s);
@@ -122,10 +145,11 @@ struct store {
 
 /* Open (and create, and migrate to STORE_SCHEMA_VERSION) the SQLite store
  * at path; NULL with err on failure, and on a file it cannot write. */
-#define STORE_SCHEMA_VERSION 2
-/* PostgreSQL's schema: SQLite's tables, and from 3 on what several nodes
- * share (id_blocks). */
-#define STORE_PG_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 3
+/* PostgreSQL's schema: SQLite's version-2 tables (2), what several nodes
+ * share (3: id_blocks), the ratings (4, SQLite's 3). */
+#define STORE_PG_SCHEMA_VERSION 4
+#define STORE_RATING_START {1500.0, 350.0, 0.06, 0}
 store *store_sqlite_open(const char *path, char *err, size_t errlen);
 /* What store_sqlite_open does to the file, and no more (`tengen serve
  * --migrate-only`): *before the version it had (0: a new file; 1: tables

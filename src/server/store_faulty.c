@@ -91,6 +91,19 @@ static int fy_ids_take(store *s, const char *k, int n, int64_t *first)
     return fault(s) ? -1 : IN(s)->ops->ids_take(IN(s), k, n, first);
 }
 static int fy_notify(store *s, const char *payload) { return IN(s)->ops->notify(IN(s), payload); }
+static int fy_rating_lock(store *s, int64_t u, store_rating *o)
+{
+    return fault(s) ? -1 : IN(s)->ops->rating_lock(IN(s), u, o);
+}
+static int fy_rating_put(store *s, int64_t u, int64_t g, int64_t at, const store_rating *r)
+{
+    return fault(s) ? -1 : IN(s)->ops->rating_put(IN(s), u, g, at, r);
+}
+static int fy_rating_get(store *s, int64_t u, store_rating *o) { return IN(s)->ops->rating_get(IN(s), u, o); }
+static int fy_rating_history(store *s, int64_t u, int l, store_rating_point **o, int *c)
+{
+    return IN(s)->ops->rating_history(IN(s), u, l, o, c);
+}
 static void fy_idle(store *s) { IN(s)->ops->idle(IN(s)); }
 
 static const store_ops faulty_ops = {
@@ -98,7 +111,7 @@ static const store_ops faulty_ops = {
     fy_user_by_id, fy_token_add, fy_token_user, fy_tokens_revoke, fy_game_add, fy_event_add,
     fy_game_finish, fy_game_swap, fy_games_list, fy_game_get, fy_events, fy_game_sgf,
     fy_game_state, fy_max_ids, fy_challenge_add, fy_challenge_remove, fy_challenges,
-    fy_ids_take, fy_notify, fy_idle,
+    fy_ids_take, fy_notify, fy_rating_lock, fy_rating_put, fy_rating_get, fy_rating_history, fy_idle,
 };
 
 store *store_faulty_wrap(store *inner)

@@ -35,21 +35,23 @@
 #include <string.h>
 #include <time.h>
 
-/* The PostgreSQL schema: SQLite's tables and columns (version 2), then
- * what nodes share (3).  Whoever raises STORE_SCHEMA_VERSION adds a step
- * here too. */
+/* The PostgreSQL schema: SQLite's tables and columns (version 2), what
+ * nodes share (3), the ratings (4: SQLite's 3).  Whoever raises
+ * STORE_SCHEMA_VERSION adds a step here too. */
 #define PG_SCHEMA_VERSION STORE_PG_SCHEMA_VERSION
-_Static_assert(STORE_SCHEMA_VERSION == 2, "store_pg.c needs a migration step to SQLite's new tables");
+_Static_assert(STORE_SCHEMA_VERSION == 3, "store_pg.c needs a migration step to SQLite's new tables");
 
 /* pg_advisory_xact_lock's key for migrations: "tengen" in ASCII */
 #define MIGRATION_LOCK "128017407977838"
 
 enum {
     Q_USER_ADD, Q_TOKEN_ADD, Q_TOKENS_REVOKE, Q_GAME_ADD, Q_EVENT_ADD, Q_GAME_FINISH, Q_GAME_SWAP,
-    Q_CHALLENGE_ADD, Q_CHALLENGE_REMOVE, Q_IDS_TAKE, Q_NOTIFY,
+    Q_CHALLENGE_ADD, Q_CHALLENGE_REMOVE, Q_IDS_TAKE, Q_NOTIFY, Q_RATING_MAKE, Q_RATING_LOCK,
+    Q_RATING_PUT, Q_RATING_POINT,
     Q_FIRST_READ_,
     Q_USER_BY_NAME = Q_FIRST_READ_, Q_USER_BY_ID, Q_TOKEN_USER, Q_GAMES_LIVE, Q_GAMES_FINISHED,
-    Q_GAMES_USER, Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_GAME_STATE, Q_MAX_IDS, Q_CHALLENGES, Q_COUNT_
+    Q_GAMES_USER, Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_GAME_STATE, Q_MAX_IDS, Q_CHALLENGES,
+    Q_RATING_GET, Q_RATING_HISTORY, Q_COUNT_
 };
 
 #define GAME_COLUMNS                                                                                \
@@ -80,6 +82,15 @@ static const char *const sql_text[Q_COUNT_] = {
     /* the row's lock orders nodes taking blocks at once */
     "UPDATE id_blocks SET last = last + $2 WHERE kind = $1 RETURNING last - $2 + 1",
     "SELECT pg_notify('tengen', $1)",
+    /* a row to lock, for a player's first rated game */
+    "INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated)"
+    " VALUES($1, 1500, 350, 0.06, 0, 0) ON CONFLICT DO NOTHING",
+    "SELECT rating, deviation, volatility, games FROM ratings WHERE user_id = $1 FOR UPDATE",
+    "UPDATE ratings SET rating = $2, deviation = $3, volatility = $4, games = $5, updated = $6"
+    " WHERE user_id = $1",
+    "INSERT INTO rating_history(user_id, game_id, at, rating, deviation) VALUES($1, $2, $3, $4, $5)"
+    " ON CONFLICT (user_id, game_id) DO UPDATE SET at = excluded.at, rating = excluded.rating,"
+    " deviation = excluded.deviation",
 
     "SELECT id, name, password_hash, guest FROM users WHERE lower(name) = lower($1)",
     "SELECT id, name, password_hash, guest FROM users WHERE id = $1",
@@ -93,6 +104,9 @@ static const char *const sql_text[Q_COUNT_] = {
     "SELECT state FROM games WHERE id = $1 AND state IS NOT NULL",
     "SELECT (SELECT coalesce(max(id), 0) FROM games), (SELECT id FROM challenge_last)",
     "SELECT id, challenger, challenger_name, opponent, settings, created FROM challenges ORDER BY id",
+    "SELECT rating, deviation, volatility, games FROM ratings WHERE user_id = $1",
+    "SELECT game_id, at, rating, deviation FROM (SELECT * FROM rating_history WHERE user_id = $1"
+    " ORDER BY at DESC, game_id DESC LIMIT $2) h ORDER BY at, game_id",
 };
 
 /* The steps from one schema version to the next: a database at version v
@@ -132,6 +146,13 @@ static const struct migration {
         "INSERT INTO id_blocks SELECT 'game', coalesce(max(id), 0) FROM games;"
         "INSERT INTO id_blocks SELECT 'challenge', greatest((SELECT id FROM challenge_last),"
         " (SELECT coalesce(max(id), 0) FROM challenges));"},
+    /* Glicko-2 ratings of accounts, and their history (SQLite's 3) */
+    {4, "CREATE TABLE ratings(user_id BIGINT PRIMARY KEY REFERENCES users(id),"
+        " rating DOUBLE PRECISION NOT NULL, deviation DOUBLE PRECISION NOT NULL,"
+        " volatility DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL, updated BIGINT NOT NULL);"
+        "CREATE TABLE rating_history(user_id BIGINT NOT NULL REFERENCES users(id),"
+        " game_id BIGINT NOT NULL, at BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL,"
+        " deviation DOUBLE PRECISION NOT NULL, PRIMARY KEY(user_id, game_id));"},
 };
 
 /* After a failed attempt to connect again, calls fail at once for a
@@ -721,12 +742,93 @@ static int pg_notify(store *s, const char *payload)
     return ok ? 0 : -1;
 }
 
+/* ---- ratings ------------------------------------------------------------------ */
+
+static int read_rating(PGresult *r, store_rating *out)
+{
+    *out = (store_rating)STORE_RATING_START;
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 0 ? 1 : 0;
+    if (rc == 0) {
+        out->rating = strtod(PQgetvalue(r, 0, 0), NULL);
+        out->deviation = strtod(PQgetvalue(r, 0, 1), NULL);
+        out->volatility = strtod(PQgetvalue(r, 0, 2), NULL);
+        out->games = (int)int_value(r, 0, 3);
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pg_rating_lock(store *s, int64_t user, store_rating *out)
+{
+    params p = {0};
+    param_int(&p, user);
+    if (run_command(P(s), Q_RATING_MAKE, &p) < 0)
+        return -1;
+    return read_rating(run(P(s), Q_RATING_LOCK, &p, PGRES_TUPLES_OK), out) == 0 ? 0 : -1;
+}
+
+static void param_double(params *p, double v)
+{
+    snprintf(p->number[p->n], sizeof p->number[p->n], "%.17g", v);
+    param_text(p, p->number[p->n]);
+}
+
+static int pg_rating_put(store *s, int64_t user, int64_t game, int64_t at, const store_rating *r)
+{
+    params p = {0};
+    param_int(&p, user);
+    param_double(&p, r->rating);
+    param_double(&p, r->deviation);
+    param_double(&p, r->volatility);
+    param_int(&p, r->games);
+    param_int(&p, at);
+    if (run_command(P(s), Q_RATING_PUT, &p) != 0)
+        return -1;
+    params h = {0};
+    param_int(&h, user);
+    param_int(&h, game);
+    param_int(&h, at);
+    param_double(&h, r->rating);
+    param_double(&h, r->deviation);
+    return run_command(P(s), Q_RATING_POINT, &h) < 0 ? -1 : 0;
+}
+
+static int pg_rating_get(store *s, int64_t user, store_rating *out)
+{
+    params p = {0};
+    param_int(&p, user);
+    return read_rating(run(P(s), Q_RATING_GET, &p, PGRES_TUPLES_OK), out);
+}
+
+static int pg_rating_history(store *s, int64_t user, int limit, store_rating_point **out, int *count)
+{
+    *out = NULL;
+    *count = 0;
+    params p = {0};
+    param_int(&p, user);
+    param_int(&p, limit);
+    PGresult *r = run(P(s), Q_RATING_HISTORY, &p, PGRES_TUPLES_OK);
+    if (!r)
+        return -1;
+    int rows = PQntuples(r);
+    store_rating_point *list = rows ? calloc((size_t)rows, sizeof *list) : NULL;
+    for (int i = 0; list && i < rows; i++)
+        list[i] = (store_rating_point){int_value(r, i, 0), int_value(r, i, 1),
+                                       strtod(PQgetvalue(r, i, 2), NULL), strtod(PQgetvalue(r, i, 3), NULL)};
+    PQclear(r);
+    *out = list;
+    *count = list ? rows : 0;
+    return rows && !list ? -1 : 0;
+}
+
 static const store_ops pg_ops = {
     pg_close, pg_error, pg_begin, pg_commit, pg_rollback, pg_user_add, pg_user_by_name,
     pg_user_by_id, pg_token_add, pg_token_user, pg_tokens_revoke, pg_game_add, pg_event_add,
     pg_game_finish, pg_game_swap_colors, pg_games_list, pg_game_get, pg_events, pg_game_sgf,
     pg_game_state, pg_max_ids, pg_challenge_add, pg_challenge_remove, pg_challenges_list,
-    pg_ids_take, pg_notify, pg_idle,
+    pg_ids_take, pg_notify, pg_rating_lock, pg_rating_put, pg_rating_get, pg_rating_history, pg_idle,
 };
 
 /* ---- opening and migrating ------------------------------------------------------- */

@@ -19,7 +19,8 @@ enum {
     Q_USER_ADD, Q_USER_BY_NAME, Q_USER_BY_ID, Q_TOKEN_ADD, Q_TOKEN_USER, Q_TOKENS_REVOKE,
     Q_GAME_ADD, Q_EVENT_ADD, Q_GAME_FINISH, Q_GAMES_LIVE, Q_GAMES_FINISHED, Q_GAMES_USER,
     Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_GAME_SWAP, Q_GAME_STATE, Q_MAX_GAME, Q_MAX_CHALLENGE,
-    Q_CHALLENGE_ADD, Q_CHALLENGE_REMOVE, Q_CHALLENGES, Q_COUNT_
+    Q_CHALLENGE_ADD, Q_CHALLENGE_REMOVE, Q_CHALLENGES, Q_RATING_GET, Q_RATING_PUT, Q_RATING_POINT,
+    Q_RATING_HISTORY, Q_COUNT_
 };
 
 static const char *const sql_text[Q_COUNT_] = {
@@ -57,6 +58,13 @@ static const char *const sql_text[Q_COUNT_] = {
     " VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
     "DELETE FROM challenges WHERE id = ?1",
     "SELECT id, challenger, challenger_name, opponent, settings, created FROM challenges ORDER BY id",
+    "SELECT rating, deviation, volatility, games FROM ratings WHERE user_id = ?1",
+    "INSERT INTO ratings(user_id, rating, deviation, volatility, games, updated) VALUES(?1, ?2, ?3, ?4, ?5, ?6)"
+    " ON CONFLICT(user_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,"
+    " volatility = excluded.volatility, games = excluded.games, updated = excluded.updated",
+    "INSERT OR REPLACE INTO rating_history(user_id, game_id, at, rating, deviation) VALUES(?1, ?2, ?3, ?4, ?5)",
+    "SELECT game_id, at, rating, deviation FROM (SELECT * FROM rating_history WHERE user_id = ?1"
+    " ORDER BY at DESC, game_id DESC LIMIT ?2) ORDER BY at, game_id",
 };
 
 static const char schema[] =
@@ -81,7 +89,14 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS challenge_ids(id INTEGER PRIMARY KEY);"
     "CREATE TRIGGER IF NOT EXISTS challenge_id_kept AFTER INSERT ON challenges"
     " BEGIN INSERT OR IGNORE INTO challenge_ids(id) VALUES(new.id);"
-    " DELETE FROM challenge_ids WHERE id < new.id; END;";
+    " DELETE FROM challenge_ids WHERE id < new.id; END;"
+    /* version 3: Glicko-2 ratings of accounts, and their history */
+    "CREATE TABLE IF NOT EXISTS ratings(user_id INTEGER PRIMARY KEY REFERENCES users(id),"
+    " rating REAL NOT NULL, deviation REAL NOT NULL, volatility REAL NOT NULL,"
+    " games INTEGER NOT NULL, updated INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS rating_history(user_id INTEGER NOT NULL REFERENCES users(id),"
+    " game_id INTEGER NOT NULL, at INTEGER NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL,"
+    " PRIMARY KEY(user_id, game_id));";
 
 /* From version 1 (2323faa and before) to 2: finished games keep their
  * final state; names are unique whatever their case (a file holding both
@@ -458,6 +473,75 @@ static int sq_challenges_list(store *s, store_challenge **out, int *count)
     return done(st, rc == SQLITE_DONE ? 0 : -1);
 }
 
+/* ---- ratings ------------------------------------------------------------------- */
+
+static int sq_rating_get(store *s, int64_t user, store_rating *out)
+{
+    *out = (store_rating)STORE_RATING_START;
+    sqlite3_stmt *st = stmt(s, Q_RATING_GET);
+    sqlite3_bind_int64(st, 1, user);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE)
+        return done(st, 1);
+    if (rc != SQLITE_ROW)
+        return done(st, -1);
+    out->rating = sqlite3_column_double(st, 0);
+    out->deviation = sqlite3_column_double(st, 1);
+    out->volatility = sqlite3_column_double(st, 2);
+    out->games = sqlite3_column_int(st, 3);
+    return done(st, 0);
+}
+
+/* The writer's transaction (BEGIN IMMEDIATE) holds the file's write lock:
+ * nobody rates meanwhile. */
+static int sq_rating_lock(store *s, int64_t user, store_rating *out)
+{
+    return sq_rating_get(s, user, out) < 0 ? -1 : 0;
+}
+
+static int sq_rating_put(store *s, int64_t user, int64_t game, int64_t at, const store_rating *r)
+{
+    sqlite3_stmt *st = stmt(s, Q_RATING_PUT);
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_double(st, 2, r->rating);
+    sqlite3_bind_double(st, 3, r->deviation);
+    sqlite3_bind_double(st, 4, r->volatility);
+    sqlite3_bind_int(st, 5, r->games);
+    sqlite3_bind_int64(st, 6, at);
+    if (run(st) != 0)
+        return -1;
+    st = stmt(s, Q_RATING_POINT);
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_int64(st, 2, game);
+    sqlite3_bind_int64(st, 3, at);
+    sqlite3_bind_double(st, 4, r->rating);
+    sqlite3_bind_double(st, 5, r->deviation);
+    return run(st) == 0 ? 0 : -1;
+}
+
+static int sq_rating_history(store *s, int64_t user, int limit, store_rating_point **out, int *count)
+{
+    sqlite3_stmt *st = stmt(s, Q_RATING_HISTORY);
+    sqlite3_bind_int64(st, 1, user);
+    sqlite3_bind_int(st, 2, limit);
+    store_rating_point *list = NULL;
+    int n = 0, cap = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 32;
+            store_rating_point *grown = realloc(list, (size_t)cap * sizeof *grown);
+            if (!grown)
+                break;
+            list = grown;
+        }
+        list[n++] = (store_rating_point){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                                         sqlite3_column_double(st, 2), sqlite3_column_double(st, 3)};
+    }
+    *out = list;
+    *count = n;
+    return done(st, rc == SQLITE_DONE ? 0 : -1);
+}
+
 /* One server per file: nothing to share, nobody to tell. */
 static int sq_ids_take(store *s, const char *kind, int count, int64_t *first)
 {
@@ -475,7 +559,8 @@ static const store_ops sqlite_ops = {
     sq_close, sq_error, sq_begin, sq_commit, sq_rollback, sq_user_add, sq_user_by_name, sq_user_by_id, sq_token_add, sq_token_user,
     sq_tokens_revoke, sq_game_add, sq_event_add, sq_game_finish, sq_game_swap_colors, sq_games_list, sq_game_get,
     sq_events, sq_game_sgf, sq_game_state, sq_max_ids, sq_challenge_add, sq_challenge_remove,
-    sq_challenges_list, sq_ids_take, sq_notify, sq_idle,
+    sq_challenges_list, sq_ids_take, sq_notify, sq_rating_lock, sq_rating_put, sq_rating_get,
+    sq_rating_history, sq_idle,
 };
 
 /* Create the tables of a new file, or bring an older one to this version;
@@ -506,6 +591,7 @@ static int migrate(sqlite3 *db, int *found)
     int rc = sqlite3_exec(db, schema, NULL, NULL, NULL);
     if (rc == SQLITE_OK && !fresh && version < 2)
         rc = sqlite3_exec(db, migrate_1_to_2, NULL, NULL, NULL);
+    /* 2 to 3: the ratings' tables, made by the schema above */
     if (rc == SQLITE_OK && fresh)
         rc = sqlite3_exec(db, "ALTER TABLE games ADD COLUMN state TEXT;", NULL, NULL, NULL);
     /* names unique whatever their case, where the file allows it */

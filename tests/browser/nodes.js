@@ -2,8 +2,9 @@
 // (issue 50), in headless Chromium: Black registers on node 1 and opens a
 // challenge, White registers on node 2 and accepts it there, a spectator
 // on node 3 opens the game; moves clicked on either node show on all three
-// pages, then White resigns and every page shows B+R.  No errors in any
-// page's console.
+// pages, then White resigns and every page shows B+R; the game was rated
+// (Glicko-2): ranks shown, and Black's page on node 3 shows her new rating
+// and its history.  No errors in any page's console.
 // Usage: TENGEN_BIN=... TENGEN_TEST_DB=postgresql://... node nodes.js
 'use strict'
 
@@ -139,6 +140,15 @@ async function main() {
     await B.click('#resign')
     await B.click('#resign-confirm')
     for (const p of [A, B, C]) await p.waitForSelector('#result[data-result="B+R"]', {state: 'attached'})
+  })
+  await step('the game was rated: the players\' ranks showed; ana\'s page on node 3 shows her rating and its history', async () => {
+    const rank = await A.textContent('#rank-black')
+    assert.ok(/\(\d+k\?\)/.test(rank), `Black's rank in the game: "${rank}"`)
+    await C.goto(`${n3.base}/#/player/${ana}`)
+    await C.waitForSelector('#player-rank')
+    const rating = parseFloat(await C.getAttribute('#player-rank', 'data-rating'))
+    assert.ok(Math.abs(rating - 1662.3) < 0.1, `ana's rating after one win between new players: ${rating}`)
+    assert.strictEqual(await C.$$eval('#rating-chart circle', cs => cs.length), 1)
   })
   if (pageErrors.length) fail('errors in the pages')
   await browser.close()
