@@ -102,7 +102,7 @@ void broadcast_state(live *lv)
         net_msg_unref(views[i]);
 }
 
-static void broadcast(live *lv, json_t *j, bool spectators_only)
+void game_broadcast(live *lv, json_t *j, bool spectators_only)
 {
     net_msg *m = msg_of(j);
     if (!m)
@@ -141,7 +141,7 @@ static void broadcast_move(live *lv)
                         room_clock_json(r, game_now(lv)), "warning");
     if (msg && tg_game_move_captured_own(r->game, n - 1))
         json_object_set_new(msg, "own", json_true());
-    broadcast(lv, msg, false);
+    game_broadcast(lv, msg, false);
 }
 
 /* ---- events -------------------------------------------------------------------- */
@@ -289,7 +289,7 @@ static void propose_dead(server *s, live *lv)
 
 /* Removal without a proposal (rebuilt at start, or after a failed write):
  * the estimate is asked again. */
-static void propose_if_missing(server *s, live *lv)
+void game_propose_if_missing(server *s, live *lv)
 {
     if (lv->r->phase == ROOM_REMOVAL && !lv->r->has_proposal && !lv->estimating)
         propose_dead(s, lv);
@@ -464,130 +464,6 @@ room *game_replay(store *db, const store_game *g, engine_spec e[3])
     return r;
 }
 
-/* ---- rebuilding a game after a failed write ------------------------------------ */
-
-typedef struct recover_job {
-    store_job job;
-    int64_t game;
-    room *r;
-    engine_spec engines[3];
-    int found;
-} recover_job;
-
-static int run_recover(store *db, store_job *job)
-{
-    recover_job *j = (recover_job *)job;
-    store_game g;
-    j->found = db->ops->game_get(db, j->game, &g);
-    if (j->found != 0)
-        return j->found < 0 ? -1 : 0;
-    j->r = game_replay(db, &g, j->engines);
-    store_game_clear(&g);
-    return j->r ? 0 : -1;
-}
-
-static void resume_parked(server *s, live *lv);
-
-static void recovered(void *ctx, store_job *job)
-{
-    server *s = ctx;
-    recover_job *j = (recover_job *)job;
-    live *lv = live_get(s, j->game);
-    if (!lv) {
-        room_free(j->r);
-        free(j);
-        return;
-    }
-    if (job->rc != 0) { /* the store cannot be read either: try again in a moment */
-        room_free(j->r);
-        j->r = NULL;
-        job->rc = 0;
-        lv->recover_retry = job;
-        net_timer_set(lv->timer, 500);
-        return;
-    }
-    lv->recovering = false;
-    lv->dep = 0;
-    lv->stall_from = 0;
-    lv->behind = false;
-    if (lv->conflicted || s->listen) { /* the writer takes its writes again */
-        lv->conflicted = false;
-        nodes_unskip(s, j->game);
-    }
-    if (lv->refresh) { /* another node wrote while it was read: once more */
-        lv->refresh = false;
-        room_free(j->r);
-        free(j);
-        game_recover(s, lv);
-        return;
-    }
-    if (j->found == 1) { /* the game itself was never stored: it never was */
-        json_t *msg = json_pack("{s:s, s:s, s:s, s:I}", "type", "error", "code", "internal",
-                                "message", "the server could not store this game: it does not exist",
-                                "game", (json_int_t)j->game);
-        broadcast(lv, msg, false);
-        while (lv->watcher_count > 0) {
-            client *c = lv->watchers[--lv->watcher_count];
-            for (int k = 0; k < c->watch_count; k++)
-                if (c->watching[k] == j->game)
-                    c->watching[k] = c->watching[--c->watch_count];
-        }
-        tg_game_no_result(lv->r->game);
-        lv->r->phase = ROOM_OVER;
-        snprintf(lv->r->reason, sizeof lv->r->reason, "internal");
-        net_timer_cancel(lv->timer);
-        game_release_if_idle(s, lv);
-        free(j);
-        return;
-    }
-    room_free(lv->r);
-    lv->r = j->r;
-    memcpy(lv->engine, j->engines, sizeof lv->engine);
-    if (room_seats_swapped(lv->r))
-        swap_engines(lv);
-    lv->engine_asked = false;
-    lv->estimating = false;
-    lv->epoch++;
-    free(j);
-    broadcast_state(lv); /* what the players saw of the lost writes is corrected */
-    schedule(s, lv);
-    propose_if_missing(s, lv);
-    ask_engine(s, lv);
-    resume_parked(s, lv);
-}
-
-/* The requests that waited for the room are judged now, in order. */
-static void resume_parked(server *s, live *lv)
-{
-    int n = lv->nparked;
-    int64_t *ids = lv->parked;
-    lv->parked = NULL;
-    lv->nparked = lv->parked_cap = 0;
-    for (int i = 0; i < n; i++) {
-        client *c = client_by_id(s, ids[i]);
-        if (c && !c->closed) {
-            c->waiting = false;
-            client_resume(s, c);
-        }
-    }
-    free(ids);
-}
-
-void game_recover(server *s, live *lv)
-{
-    if (lv->recovering)
-        return;
-    recover_job *j = calloc(1, sizeof *j);
-    if (!j)
-        return; /* nothing to rebuild with: the room keeps what it judged */
-    lv->recovering = true;
-    net_timer_cancel(lv->timer);
-    j->game = lv->r->id;
-    j->job.run = run_recover;
-    j->job.done = recovered;
-    store_async_submit(s->db, STORE_READ, &j->job);
-}
-
 bool games_restore(server *s, char *err, size_t errlen)
 {
     store *db = s->api_db; /* at start, before the loop runs */
@@ -615,7 +491,7 @@ bool games_restore(server *s, char *err, size_t errlen)
          * counted against anyone */
         lv->offset_ms = server_now_ms() - r->last_at;
         schedule(s, lv);
-        propose_if_missing(s, lv);
+        game_propose_if_missing(s, lv);
         ask_engine(s, lv);
     }
     store_games_free(games, count);

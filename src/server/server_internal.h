@@ -398,6 +398,10 @@ json_t *game_summaries(server *s);
 int game_engine_games_of(server *s, int64_t user);
 /* A batch that wrote to lv failed or was discarded: rebuild it. */
 void game_recover(server *s, live *lv);
+/* To every watcher (or the spectators only); steals j. */
+void game_broadcast(live *lv, json_t *j, bool spectators_only);
+/* Stone removal without the server's proposal: ask the estimate. */
+void game_propose_if_missing(server *s, live *lv);
 /* The game's writes are durable now (the clock's stall is given back). */
 void game_durable(server *s, live *lv);
 /* The game's state for the API (live), or NULL. */
