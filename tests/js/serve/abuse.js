@@ -544,7 +544,8 @@ async function main() {
     process.env.TENGEN_WS_PING_S = String(PING_S)
     process.env.TENGEN_WS_HANGUP_S = String(HANGUP_S)
     const args = old ? [] : ['--max-connections-per-ip', String(PER_IP), '--trusted-proxy', PROXY]
-    server = await startServer(bin, {db: path.join(dir, 't.db'), args})
+    // TENGEN_TEST_DB: another database (serve_crash_abuse_pg.sh: a postgresql:// URI)
+    server = await startServer(bin, {db: process.env.TENGEN_TEST_DB || path.join(dir, 't.db'), args})
     console.log(`# server on ${server.http} (pid ${server.child.pid})`)
     await run()
   } finally {

@@ -331,7 +331,8 @@ async function round(k) {
 
 async function main() {
   const dir = tmpDir('tengen-serve-crash-')
-  dbPath = path.join(dir, 't.db')
+  // TENGEN_TEST_DB: another database (serve_crash_abuse_pg.sh: a postgresql:// URI)
+  dbPath = process.env.TENGEN_TEST_DB || path.join(dir, 't.db')
   try {
     server = await startServer(bin, {db: dbPath})
     note(`server on ${server.http} (pid ${server.child.pid}); seed ${initialSeed}`)
