@@ -342,6 +342,10 @@ void tick_if_due(server *s, live *lv, int64_t at)
         announce(s, lv, &res);
 }
 
+/* How long a node waits for another's dead-stone proposal before making
+ * its own. */
+#define PROPOSAL_WAIT_MS 3000
+
 static void on_timer(void *arg)
 {
     live *lv = arg;
@@ -351,6 +355,16 @@ static void on_timer(void *arg)
             store_async_submit(s->db, STORE_READ, lv->recover_retry);
         lv->recover_retry = NULL;
         return;
+    }
+    if (lv->awaiting_proposal_ms && (lv->r->phase != ROOM_REMOVAL || lv->r->has_proposal)) {
+        lv->awaiting_proposal_ms = 0;
+    } else if (lv->awaiting_proposal_ms &&
+               server_now_ms() - lv->awaiting_proposal_ms >= PROPOSAL_WAIT_MS) {
+        /* the node whose double pass began removal said nothing (gone?):
+         * this one estimates; should both propose, the seq settles it */
+        lv->awaiting_proposal_ms = 0;
+        lv->estimating = false;
+        propose_dead(s, lv);
     }
     tick_if_due(s, lv, game_now(lv));
     schedule(s, lv);
@@ -362,7 +376,12 @@ void schedule(server *s, live *lv)
     int64_t deadline = room_next_deadline(lv->r);
     if (lv->recovering && lv->recover_retry)
         return; /* the timer asks the rebuild again */
-    if (deadline == INT64_MAX || lv->recovering || lv->adjourned[0])
+    if (lv->awaiting_proposal_ms && (lv->r->phase != ROOM_REMOVAL || lv->r->has_proposal))
+        lv->awaiting_proposal_ms = 0;
+    if (lv->awaiting_proposal_ms && !lv->recovering) { /* looked at again when it is due */
+        int64_t wait = lv->awaiting_proposal_ms + PROPOSAL_WAIT_MS - server_now_ms();
+        net_timer_set(lv->timer, wait > 0 ? wait : 0);
+    } else if (deadline == INT64_MAX || lv->recovering || lv->adjourned[0])
         net_timer_cancel(lv->timer);
     else if (clock_held(s, lv))
         net_timer_set(lv->timer, 100); /* looked at again when its writes are durable */

@@ -105,6 +105,7 @@ typedef struct live {
     bool recovering;         /* being rebuilt from the store after a failed write */
     store_job *recover_retry; /* the rebuild's read, to ask again when the timer fires */
     bool estimating;         /* stone removal began: the worker estimates the dead stones */
+    int64_t awaiting_proposal_ms; /* since when another node's proposal is awaited (0: not) */
     bool release;            /* over and unwatched: freed once its writes are durable */
     /* several nodes */
     bool home;               /* made here (or restored here at start): this node asks its

@@ -433,8 +433,10 @@ static bool apply_events(server *s, live *lv, json_t *events)
             goto reread; /* judged otherwise here: the store decides */
         if (room_seats_swapped(lv->r) != swapped)
             swap_engines(lv);
-        if (kind == EV_PROPOSAL)
+        if (kind == EV_PROPOSAL) {
             lv->estimating = false;
+            lv->awaiting_proposal_ms = 0;
+        }
         all.played |= res.played;
         all.state_changed |= res.state_changed;
         all.ended |= res.ended;
@@ -451,8 +453,10 @@ static bool apply_events(server *s, live *lv, json_t *events)
     lv->offset_ms = server_now_ms() - last_at;
     if (applied > 1 && all.played)
         all.state_changed = true; /* one game.move tells of one move */
-    if (all.needs_proposal && lv->r->phase == ROOM_REMOVAL && !lv->r->has_proposal)
+    if (all.needs_proposal && lv->r->phase == ROOM_REMOVAL && !lv->r->has_proposal) {
         lv->estimating = true; /* the node that judged it proposes: shown with it */
+        lv->awaiting_proposal_ms = server_now_ms();
+    }
     lv->engine_asked = false;
     announce(s, lv, &all);
     return true;

@@ -92,6 +92,7 @@ static void recovered(void *ctx, store_job *job)
         swap_engines(lv);
     lv->engine_asked = false;
     lv->estimating = false;
+    lv->awaiting_proposal_ms = 0;
     lv->epoch++;
     free(j);
     broadcast_state(lv); /* what the players saw of the lost writes is corrected */

@@ -163,6 +163,35 @@ async function main() {
     console.log(`# race: ${kept} kept, ${refused} refused with not_your_turn; ${S.moves} moves, the same on the 3 nodes`)
   })
 
+  await check('stone removal across nodes: two passes on two nodes, the proposal reaches both, both accept: counted once, the same on every node', async () => {
+    const made = await S.ana.ok('challenge.create', {settings: {size: 9, color: 'black', komi: 7.5}})
+    const id = challengeId(made)
+    await S.bo.waitFor(m => m.type === 'lobby.update' && m.challenge && m.challenge.id === id, 3000, 'the 9x9 challenge on node 2')
+    const G9 = (await S.bo.ok('challenge.accept', {challenge: id})).game
+    for (const c of [S.ana, S.bo]) {
+      await sleep(50)
+      await c.ok('game.watch', {game: G9})
+    }
+    await S.ana.ok('game.move', {game: G9, move: 'E5'})
+    await waitMove(S.bo, G9, 1)
+    await S.bo.ok('game.move', {game: G9, move: 'pass'})
+    await waitMove(S.ana, G9, 2)
+    await S.ana.ok('game.move', {game: G9, move: 'pass'})
+    const inRemoval = m => m.type === 'game.state' && m.game && m.game.id === G9 && m.game.phase === 'removal' &&
+      m.game.removal && Array.isArray(m.game.removal.proposal)
+    await S.bo.waitFor(inRemoval, 8000, 'stone removal with the proposal on node 2')
+    await S.ana.waitFor(inRemoval, 8000, 'stone removal with the proposal on node 1')
+    await S.ana.ok('game.accept', {game: G9})
+    await sleep(100)
+    await S.bo.ok('game.accept', {game: G9})
+    const over = m => m.type === 'game.state' && m.game && m.game.id === G9 && m.game.phase === 'over'
+    const [a, b] = [await S.ana.waitFor(over, 8000, 'the count on node 1'), await S.bo.waitFor(over, 8000, 'the count on node 2')]
+    assert.strictEqual(a.game.result, b.game.result, 'the nodes count differently')
+    assert.match(a.game.result, /^B\+/)
+    const views = await Promise.all(nodes.map(n => apiGame(n, G9)))
+    for (const v of views) assert.strictEqual(v.result, a.game.result)
+  })
+
   await check('the database stopped: writes refused with the truth (clients told); started again: writes taken, nodes hear each other again', async () => {
     // black (ana, node 1) to move
     execFileSync('bash', [process.env.PG_STOP], {stdio: 'ignore'})
