@@ -263,11 +263,18 @@ static void on_message(void *ctx, net_conn *conn, const char *data, size_t len)
 bool client_park(client *c, const proto_request *rq)
 {
     char *text = rq->root ? json_dumps(rq->root, JSON_COMPACT) : NULL;
-    if (!text || c->inbox_count >= INBOX_MAX ||
-        !grow_array((void **)&c->inbox, &c->inbox_cap, c->inbox_count, sizeof *c->inbox)) {
+    if (!client_park_text(c, text)) {
         free(text);
         return false;
     }
+    return true;
+}
+
+bool client_park_text(client *c, char *text)
+{
+    if (!text || c->inbox_count >= INBOX_MAX ||
+        !grow_array((void **)&c->inbox, &c->inbox_cap, c->inbox_count, sizeof *c->inbox))
+        return false; /* text stays the caller's */
     memmove(c->inbox + 1, c->inbox, (size_t)c->inbox_count * sizeof *c->inbox);
     c->inbox[0] = text;
     c->inbox_count++;

@@ -114,11 +114,10 @@ typedef struct live {
     bool refresh;            /* another node wrote while it was being read: read again */
     bool conflicted;         /* a write of ours lost a race: the writer skips the game's
                                 writes until the rebuilt room is in place */
-    struct ask {             /* the requests whose answers wait for its writes */
-        int64_t client, id;
-        bool has_id;
+    struct ask {             /* the requests whose answers wait for its writes: judged */
+        int64_t client;      /* again on the room read again if another node wrote first */
         uint64_t epoch;
-        const char *code, *message; /* what they hear if another node wrote first */
+        char *text;          /* the request (malloc'd) */
     } *asks;
     int nasks, asks_cap;
     int64_t *parked;         /* clients whose request waits for the room being read again */
@@ -214,9 +213,11 @@ void nodes_skip(server *s, int64_t game);
 void nodes_unskip(server *s, int64_t game);
 /* A game's writes became durable, or lost a race: catch up with the others. */
 void nodes_after_write(server *s, live *lv);
-/* Remember rq, whose answer waits for lv's writes; told code/message if
- * another node wrote first (code NULL: ok all the same). */
-void live_ask(live *lv, client *c, const proto_request *rq, const char *code, const char *message);
+/* Remember rq, whose answer waits for lv's writes: if another node wrote
+ * first, its answer is dropped and rq judged again on the room as the
+ * store has it (several nodes only). */
+void live_ask(live *lv, client *c, const proto_request *rq);
+void live_asks_clear(live *lv, uint64_t through);
 /* c's request rq for a game being read here waits for it: true when parked. */
 bool nodes_park_on_load(server *s, client *c, const proto_request *rq);
 /* A game another node made (or wrote while this one did not hold it). */
@@ -324,6 +325,8 @@ int64_t address_key(const char *text);
 void client_resume(server *s, client *c);
 /* c's request rq waits (first in c's inbox) until the client is resumed. */
 bool client_park(client *c, const proto_request *rq);
+/* The same with the request's text (malloc'd: the inbox's when true). */
+bool client_park_text(client *c, char *text);
 
 /* ---- server_session.c ---- */
 account *account_of(server *s, int64_t user);

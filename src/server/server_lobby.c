@@ -272,7 +272,7 @@ static void on_challenge_accept(server *s, client *c, const proto_request *rq)
         return reply_error(c, rq, "internal", err, turn_epoch_now(s));
     batch_challenge_makes(s, lv->r->id);
     reply_ok(c, rq, json_pack("{s:I}", "game", (json_int_t)lv->r->id), lv->dep);
-    live_ask(lv, c, rq, "not_found", "the challenge was accepted or withdrawn meanwhile");
+    live_ask(lv, c, rq); /* judged again (not_found) if another node took it first */
 }
 
 static void on_engine_play(server *s, client *c, const proto_request *rq)

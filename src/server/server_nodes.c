@@ -655,13 +655,28 @@ void nodes_after_write(server *s, live *lv)
     }
 }
 
-void live_ask(live *lv, client *c, const proto_request *rq, const char *code, const char *message)
+void live_ask(live *lv, client *c, const proto_request *rq)
 {
-    if (!lv->srv->listen || lv->dep <= lv->srv->committed)
+    if (!lv->srv->listen || lv->dep <= lv->srv->committed || !rq->root)
         return; /* one node: nobody writes first */
-    if (!grow_array((void **)&lv->asks, &lv->asks_cap, lv->nasks, sizeof *lv->asks))
+    char *text = json_dumps(rq->root, JSON_COMPACT);
+    if (!text || !grow_array((void **)&lv->asks, &lv->asks_cap, lv->nasks, sizeof *lv->asks)) {
+        free(text);
         return;
-    lv->asks[lv->nasks++] = (struct ask){c->id, rq->id, rq->has_id, lv->dep, code, message};
+    }
+    lv->asks[lv->nasks++] = (struct ask){c->id, lv->dep, text};
+}
+
+void live_asks_clear(live *lv, uint64_t through)
+{
+    int kept = 0;
+    for (int i = 0; i < lv->nasks; i++) {
+        if (lv->asks[i].epoch > through)
+            lv->asks[kept++] = lv->asks[i];
+        else
+            free(lv->asks[i].text);
+    }
+    lv->nasks = kept;
 }
 
 bool nodes_may_ask_engine(server *s, const live *lv)

@@ -104,7 +104,7 @@ static void on_watch(server *s, client *c, const proto_request *rq)
     if (!watching(c, rq->game) && !add_watcher(lv, c))
         return send_error(c, rq, "internal", "out of memory");
     reply_ok(c, rq, NULL, lv->dep);
-    live_ask(lv, c, rq, NULL, NULL);
+    live_ask(lv, c, rq);
     tg_color you = room_color_of(lv->r, c->user);
     if (you != TG_EMPTY && !lv->r->arrived[you] && lv->r->phase != ROOM_OVER && !lv->recovering) {
         room_event ev;
@@ -283,13 +283,13 @@ void game_handle(server *s, client *c, const proto_request *rq)
         game_commit_and_announce(s, lv, ev, &res);
         if (res.code) {
             reply_error(c, rq, room_error_code(res.code), res.message, lv->dep);
+            live_ask(lv, c, rq);
         } else {
             json_t *fields = NULL;
             if (ev->kind == EV_MOVE)
                 fields = json_pack("{s:i}", "n", tg_game_move_count(lv->r->game));
             reply_ok(c, rq, fields, lv->dep);
-            live_ask(lv, c, rq, "not_your_turn",
-                     "another request for this game came first (on another node): see the game as it is");
+            live_ask(lv, c, rq);
             if (ev->kind == EV_CHAT) {
                 json_t *msg = json_pack("{s:s, s:I, s:s, s:s, s:s, s:I}", "type", "game.chat",
                                         "game", (json_int_t)lv->r->id, "channel",

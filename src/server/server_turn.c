@@ -370,16 +370,6 @@ static void recover_from(server *s, batch *failed)
         store_async_reset(s->db, reset);
 }
 
-/* The requests whose answers waited for epochs through `through` have them. */
-static void asks_answered(live *lv, uint64_t through)
-{
-    int kept = 0;
-    for (int i = 0; i < lv->nasks; i++)
-        if (lv->asks[i].epoch > through)
-            lv->asks[kept++] = lv->asks[i];
-    lv->nasks = kept;
-}
-
 static void lost_race(server *s, int64_t game, uint64_t epoch)
 {
     s->races_lost++;
@@ -387,21 +377,23 @@ static void lost_race(server *s, int64_t game, uint64_t epoch)
     live *lv = live_get(s, game);
     if (!lv)
         return;
-    for (int i = 0; i < lv->nasks; i++) {
+    /* the requests whose answers were dropped are judged again, in their
+     * order, once the room is read again (first in their clients' inboxes) */
+    for (int i = lv->nasks - 1; i >= 0; i--) {
         struct ask *a = &lv->asks[i];
         client *c = a->epoch >= epoch ? client_by_id(s, a->client) : NULL;
-        if (!c)
+        if (!c || c->closed)
             continue;
-        proto_request rq;
-        memset(&rq, 0, sizeof rq);
-        rq.has_id = a->has_id;
-        rq.id = a->id;
-        if (a->code)
-            send_error(c, &rq, a->code, a->message);
-        else /* it held whatever the race: the room read again tells the rest */
-            send_ok(c, &rq, NULL);
+        bool session = c->waiting; /* resumed by its session request's end */
+        if ((session || grow_array((void **)&lv->parked, &lv->parked_cap, lv->nparked,
+                                   sizeof *lv->parked)) &&
+            client_park_text(c, a->text)) {
+            a->text = NULL;
+            if (!session)
+                lv->parked[lv->nparked++] = c->id;
+        }
     }
-    lv->nasks = 0;
+    live_asks_clear(lv, UINT64_MAX);
     lv->conflicted = true;
     game_recover(s, lv);
 }
@@ -446,7 +438,7 @@ static void batch_done(void *ctx, store_job *job)
         if (lv && conflicted(b, b->games[i]))
             continue;
         if (lv)
-            asks_answered(lv, b->epochs[i]);
+            live_asks_clear(lv, b->epochs[i]);
         if (lv && lv->dep <= s->committed) {
             game_durable(s, lv);
             nodes_after_write(s, lv);
