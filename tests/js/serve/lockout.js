@@ -77,7 +77,12 @@ async function main() {
     stop = true
     await Promise.all(flood)
     assert.strictEqual(ok, 8, `the honest login got through ${ok} times of 8 under the flood`)
-    assert.ok(refused.n > 20, `the attacker's flood was not limited (${refused.n} refused)`)
+    // limited either way: logins refused (rate_limited), or, where the
+    // password checks are slow (a loaded machine) and the flood's messages
+    // pile up behind them, its connections closed (1008, too many messages
+    // while logging in)
+    const closed = attackers.filter(a => a.closed && a.closed.code === 1008).length
+    assert.ok(refused.n > 20 || closed > 0, `the attacker's flood was not limited (${refused.n} refused, ${closed} connections closed)`)
   })
 
   await check('reconnecting does not give one address more guests than its share', async () => {
