@@ -117,7 +117,9 @@ void net_release_through(net *n, uint64_t epoch)
 }
 
 
-void net_drop_from(net *n, uint64_t epoch)
+/* What waits for an epoch in [from, to] goes: replaced by its fallback
+ * where it has one and fallbacks are wanted. */
+static void drop_epochs(net *n, uint64_t from, uint64_t to, bool fallbacks)
 {
     for (int i = 0; i < n->held_count; i++) {
         net_conn *c = n->held[i];
@@ -125,10 +127,10 @@ void net_drop_from(net *n, uint64_t epoch)
         c->tail = NULL;
         while (*link) {
             queue_item *it = *link;
-            if (it->epoch >= epoch && it->epoch > n->released) {
+            if (it->epoch >= from && it->epoch <= to && it->epoch > n->released) {
                 c->queued -= it->msg->len;
                 net_msg_unref(it->msg);
-                if (it->fallback) { /* the answer that tells the truth instead */
+                if (it->fallback && fallbacks) { /* the answer that tells the truth instead */
                     it->msg = it->fallback;
                     it->fallback = NULL;
                     it->epoch = 0;
@@ -137,6 +139,7 @@ void net_drop_from(net *n, uint64_t epoch)
                     link = &it->next;
                     continue;
                 }
+                net_msg_unref(it->fallback);
                 *link = it->next;
                 free(it);
             } else {
@@ -148,27 +151,9 @@ void net_drop_from(net *n, uint64_t epoch)
     }
 }
 
-void net_drop_epoch(net *n, uint64_t epoch)
-{
-    for (int i = 0; i < n->held_count; i++) {
-        net_conn *c = n->held[i];
-        queue_item **link = &c->head;
-        c->tail = NULL;
-        while (*link) {
-            queue_item *it = *link;
-            if (it->epoch == epoch && epoch > n->released) {
-                c->queued -= it->msg->len;
-                net_msg_unref(it->msg);
-                net_msg_unref(it->fallback);
-                *link = it->next;
-                free(it);
-            } else {
-                c->tail = it;
-                link = &it->next;
-            }
-        }
-    }
-}
+void net_drop_from(net *n, uint64_t epoch) { drop_epochs(n, epoch, UINT64_MAX, true); }
+
+void net_drop_epoch(net *n, uint64_t epoch) { drop_epochs(n, epoch, epoch, false); }
 
 void net_close(net_conn *c, int code, const char *reason)
 {

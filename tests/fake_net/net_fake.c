@@ -137,20 +137,21 @@ void net_release_through(net *n, uint64_t epoch)
 }
 
 
-void net_drop_from(net *n, uint64_t epoch)
+static void drop_epochs(net *n, uint64_t from, uint64_t to, bool fallbacks)
 {
     for (net_conn *c = n->conns; c; c = c->next_conn)
         for (item **link = &c->head; *link;) {
             item *it = *link;
-            if (it->epoch >= epoch && it->epoch > n->released) {
+            if (it->epoch >= from && it->epoch <= to && it->epoch > n->released) {
                 net_msg_unref(it->msg);
-                if (it->fallback) {
+                if (it->fallback && fallbacks) {
                     it->msg = it->fallback;
                     it->fallback = NULL;
                     it->epoch = 0;
                     link = &it->next;
                     continue;
                 }
+                net_msg_unref(it->fallback);
                 *link = it->next;
                 free(it);
             } else {
@@ -159,22 +160,9 @@ void net_drop_from(net *n, uint64_t epoch)
         }
 }
 
-void net_drop_epoch(net *n, uint64_t epoch)
-{
-    for (net_conn *c = n->conns; c; c = c->next_conn)
-        for (item **link = &c->head; *link;) {
-            item *it = *link;
-            if (it->epoch == epoch && epoch > n->released) {
-                net_msg_unref(it->msg);
-                if (it->fallback)
-                    net_msg_unref(it->fallback);
-                *link = it->next;
-                free(it);
-            } else {
-                link = &it->next;
-            }
-        }
-}
+void net_drop_from(net *n, uint64_t epoch) { drop_epochs(n, epoch, UINT64_MAX, true); }
+
+void net_drop_epoch(net *n, uint64_t epoch) { drop_epochs(n, epoch, epoch, false); }
 
 bool net_send_after(net_conn *c, net_msg *m, uint64_t epoch, net_msg *fallback)
 {
