@@ -392,6 +392,9 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
                  int64_t white, const char *white_name, const char *nigiri,
                  const engine_spec engines[3], const char *const ranks[3], char *err, size_t errlen);
 void game_commit_and_announce(server *s, live *lv, const room_event *ev, room_result *res);
+/* A chat line to the watchers who may read it (players' to all,
+ * spectators' to spectators), and to `also` (the sender, not watching). */
+void game_chat_broadcast(live *lv, const room_event *ev, client *also);
 json_t *game_state_message(const live *lv, tg_color you);
 /* A finished game nobody watches leaves memory (after the turn). */
 void game_release_if_idle(server *s, live *lv);

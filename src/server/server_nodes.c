@@ -437,6 +437,8 @@ static bool apply_events(server *s, live *lv, json_t *events)
             lv->estimating = false;
             lv->awaiting_proposal_ms = 0;
         }
+        if (kind == EV_CHAT) /* said on another node: its watchers here hear it */
+            game_chat_broadcast(lv, ev, NULL);
         all.played |= res.played;
         all.state_changed |= res.state_changed;
         all.ended |= res.ended;

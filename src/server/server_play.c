@@ -247,6 +247,21 @@ static bool event_of(server *s, client *c, const proto_request *rq, live *lv, ro
     }
 }
 
+void game_chat_broadcast(live *lv, const room_event *ev, client *also)
+{
+    json_t *msg = json_pack("{s:s, s:I, s:s, s:s, s:s, s:I}", "type", "game.chat", "game",
+                            (json_int_t)lv->r->id, "channel", ev->color ? "players" : "spectators",
+                            "from", ev->from, "text", ev->text, "at", (json_int_t)server_unix_ms());
+    for (int i = 0; i < lv->watcher_count; i++) {
+        client *w = lv->watchers[i];
+        if (ev->color || room_color_of(lv->r, w->user) == TG_EMPTY)
+            send_json_after(w, json_incref(msg), lv->dep);
+    }
+    if (also)
+        send_json_after(also, json_incref(msg), lv->dep);
+    json_decref(msg);
+}
+
 void game_handle(server *s, client *c, const proto_request *rq)
 {
     if (rq->type == P_WATCH)
@@ -290,20 +305,8 @@ void game_handle(server *s, client *c, const proto_request *rq)
                 fields = json_pack("{s:i}", "n", tg_game_move_count(lv->r->game));
             reply_ok(c, rq, fields, lv->dep);
             live_ask(lv, c, rq);
-            if (ev->kind == EV_CHAT) {
-                json_t *msg = json_pack("{s:s, s:I, s:s, s:s, s:s, s:I}", "type", "game.chat",
-                                        "game", (json_int_t)lv->r->id, "channel",
-                                        ev->color ? "players" : "spectators", "from", ev->from,
-                                        "text", ev->text, "at", (json_int_t)server_unix_ms());
-                for (int i = 0; i < lv->watcher_count; i++) {
-                    client *w = lv->watchers[i];
-                    if (ev->color || room_color_of(lv->r, w->user) == TG_EMPTY)
-                        send_json_after(w, json_incref(msg), lv->dep);
-                }
-                if (!watching(c, lv->r->id))
-                    send_json_after(c, json_incref(msg), lv->dep);
-                json_decref(msg);
-            }
+            if (ev->kind == EV_CHAT)
+                game_chat_broadcast(lv, ev, watching(c, lv->r->id) ? NULL : c);
         }
     }
     free(ev);

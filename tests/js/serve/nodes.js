@@ -104,7 +104,7 @@ async function main() {
     S.cy = late
   })
 
-  await check('moves fan out: each seen by the opponent (another node) and a spectator (a third) within moments', async () => {
+  await check('moves and chat fan out: each seen by the opponent (another node) and a spectator (a third) within moments', async () => {
     for (const c of [S.ana, S.bo, S.cy, S.ana2]) await c.ok('game.watch', {game: S.G})
     const lat = []
     const script = ['D4', 'Q16', 'Q4', 'D16', 'K10', 'C3']
@@ -120,6 +120,13 @@ async function main() {
     }
     S.moves = script.length
     console.log(`# move sent on one node -> acknowledged and seen on another: p50 ${percentile(lat, 0.5).toFixed(1)} ms, max ${Math.max(...lat).toFixed(1)} ms`)
+    // the players' chat, said on node 1, reaches the opponent (node 2) and the spectator (node 3)
+    await S.ana.ok('game.chat', {game: S.G, text: 'good luck, from node 1'})
+    for (const c of [S.bo, S.cy]) {
+      const m = await c.waitFor(x => x.type === 'game.chat' && x.game === S.G, 3000, 'the chat from node 1')
+      assert.strictEqual(m.text, 'good luck, from node 1')
+      assert.strictEqual(m.from, 'ana')
+    }
   })
 
   await check('the race: one player\'s two connections on two nodes move at once, 12 times: one kept, one not_your_turn, one game on every node', async () => {
