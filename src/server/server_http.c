@@ -210,12 +210,17 @@ static void metrics(server *s, net_http_response *out)
                 "tengen_commit_failures_total %llu\n"
                 "# HELP tengen_store_failing 1 while the store refuses writes\n# TYPE tengen_store_failing gauge\n"
                 "tengen_store_failing %d\n"
+                "# HELP tengen_races_lost_total game writes another node's came before (several nodes)\n# TYPE tengen_races_lost_total counter\n"
+                "tengen_races_lost_total %llu\n"
+                "# HELP tengen_node_notes_total what other nodes told of their writes\n# TYPE tengen_node_notes_total counter\n"
+                "tengen_node_notes_total %llu\n"
                 "# HELP tengen_loop_lag_max_seconds the longest lag seen\n# TYPE tengen_loop_lag_max_seconds gauge\n"
                 "tengen_loop_lag_max_seconds %.6f\n%s%s",
                 s->clients.count, s->accounts.count, live_games, s->challenges.count,
                 (unsigned long long)s->moves, (unsigned long long)s->requests,
                 (unsigned long long)s->store_reads, (unsigned long long)s->commits, (unsigned long long)s->commit_failures,
-                s->store_failing ? 1 : 0, s->loop_lag.max / 1000.0, lag ? lag : "",
+                s->store_failing ? 1 : 0, (unsigned long long)s->races_lost,
+                (unsigned long long)s->notes_heard, s->loop_lag.max / 1000.0, lag ? lag : "",
                 commit ? commit : "");
         fclose(f);
     }
