@@ -216,6 +216,21 @@ static void guest_token(server *s, peer *p, int id, char *token, size_t len)
     snprintf(token, len, "%s", json_string_value(json_object_get(m, "token")));
 }
 
+/* A 9x9 challenge by a (Black; settings extra, "" or ",\"key\":value")
+ * accepted by b: requests id and id + 1, both asserted answered ok; the
+ * game's id. */
+static json_int_t new_game(server *s, peer *a, peer *b, int id, const char *extra)
+{
+    json_t *m = NULL;
+    say(s, a, "{\"type\":\"challenge.create\",\"id\":%d,\"settings\":{\"size\":9,\"color\":\"black\"%s}}",
+        id, extra);
+    assert_true(answered_ok(a, id, &m));
+    json_int_t ch = json_integer_value(json_object_get(json_object_get(m, "challenge"), "id"));
+    say(s, b, "{\"type\":\"challenge.accept\",\"id\":%d,\"challenge\":%lld}", id + 1, (long long)ch);
+    assert_true(answered_ok(b, id + 1, &m));
+    return json_integer_value(json_object_get(m, "game"));
+}
+
 /* The last message of a type p received, or NULL. */
 static json_t *last_of(peer *p, const char *type)
 {
@@ -236,17 +251,11 @@ static void test_game_freed_after_the_turn(void **state)
     db_path(db, sizeof db, 1);
     server *s = start(db, false);
     peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2");
-    json_t *m = NULL;
     say(s, &a, "{\"type\":\"guest\",\"id\":1}");
     say(s, &b, "{\"type\":\"guest\",\"id\":1}");
     assert_true(answered_ok(&a, 1, NULL));
     assert_true(answered_ok(&b, 1, NULL));
-    say(s, &a, "{\"type\":\"challenge.create\",\"id\":2,\"settings\":{\"size\":9,\"color\":\"black\"}}");
-    assert_true(answered_ok(&a, 2, &m));
-    json_int_t ch = json_integer_value(json_object_get(json_object_get(m, "challenge"), "id"));
-    say(s, &b, "{\"type\":\"challenge.accept\",\"id\":3,\"challenge\":%lld}", (long long)ch);
-    assert_true(answered_ok(&b, 3, &m));
-    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    json_int_t g = new_game(s, &a, &b, 2, "");
     say(s, &b, "{\"type\":\"game.watch\",\"id\":4,\"game\":%lld}", (long long)g);
     assert_true(answered_ok(&b, 4, NULL));
     /* resign and unwatch in one write: the game ends and nobody watches it */
@@ -559,14 +568,7 @@ static void test_challenges_survive_a_restart(void **state)
 /* A 9x9 game a (Black) against b, settings extra, that b resigns. */
 static json_int_t resigned_game(server *s, peer *a, peer *b, int id, const char *extra)
 {
-    json_t *m = NULL;
-    say(s, a, "{\"type\":\"challenge.create\",\"id\":%d,\"settings\":{\"size\":9,\"color\":\"black\"%s}}",
-        id, extra);
-    assert_true(answered_ok(a, id, &m));
-    json_int_t ch = json_integer_value(json_object_get(json_object_get(m, "challenge"), "id"));
-    say(s, b, "{\"type\":\"challenge.accept\",\"id\":%d,\"challenge\":%lld}", id + 1, (long long)ch);
-    assert_true(answered_ok(b, id + 1, &m));
-    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    json_int_t g = new_game(s, a, b, id, extra);
     say(s, b, "{\"type\":\"game.watch\",\"id\":%d,\"game\":%lld}", id + 2, (long long)g);
     assert_true(answered_ok(b, id + 2, NULL));
     say(s, b, "{\"type\":\"game.resign\",\"id\":%d,\"game\":%lld}", id + 3, (long long)g);
@@ -651,12 +653,7 @@ static void test_pg_connections_lost_and_back(void **state)
     char token[128];
     guest_token(s, &a, 1, token, sizeof token);
     say(s, &b, "{\"type\":\"guest\",\"id\":2}");
-    say(s, &a, "{\"type\":\"challenge.create\",\"id\":3,\"settings\":{\"size\":9,\"color\":\"black\"}}");
-    assert_true(answered_ok(&a, 3, &m));
-    json_int_t ch = json_integer_value(json_object_get(json_object_get(m, "challenge"), "id"));
-    say(s, &b, "{\"type\":\"challenge.accept\",\"id\":4,\"challenge\":%lld}", (long long)ch);
-    assert_true(answered_ok(&b, 4, &m));
-    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    json_int_t g = new_game(s, &a, &b, 3, "");
     move(s, &a, 5, g, "E5");
     assert_true(answered_ok(&a, 5, NULL));
 

@@ -177,7 +177,7 @@ static bool finish_in_batch(server *s, live *lv)
     tg_result_to_sgf(tg_game_result(lv->r->game), re, sizeof re);
     return batch_finish(s, lv, re, tg_game_move_count(lv->r->game), game_sgf_live(lv),
                         final_state_text(s, lv)) &&
-           (!room_seats_swapped(lv->r) || batch_swap(s, lv)) && batch_rate(s, lv, re);
+           (!room_seats_swapped(lv->r) || batch_swap(s, lv)) && game_rate(s, lv, re);
 }
 
 void swap_engines(live *lv)

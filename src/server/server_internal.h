@@ -178,11 +178,12 @@ typedef struct batch {
     uint64_t last;              /* its last: each game written has one of its own, */
     write_op *ops;              /* so that one game's conflict drops only its messages */
     int nops, ops_cap;
-    int64_t *games;             /* live games written */
-    uint64_t *epochs;           /* each one's epoch */
+    struct batch_game {         /* the live games written */
+        int64_t id;
+        uint64_t epoch;         /* its own: a lost race drops only its messages */
+        bool lost;              /* another node wrote it first: nothing of it kept */
+    } *games;
     int ngames, games_cap;
-    int64_t *conflicts;         /* games another node wrote first: nothing of them kept */
-    int nconflicts;
     challenge **removed;        /* challenges this batch removes: back on failure */
     int nremoved, removed_cap;
     bool abandoned;             /* failed or discarded, already dealt with */
@@ -229,7 +230,7 @@ live *game_live_new(server *s, room *r, int64_t created_unix_ms);
 
 /* The game's result re (SGF's RE) rates it, in the turn's batch, when it
  * is rated (room_rated) and has a result.  False: out of memory. */
-bool batch_rate(server *s, live *lv, const char *re);
+bool game_rate(server *s, live *lv, const char *re);
 int ratings_apply(store *db, write_op *op);           /* the writer thread */
 void ratings_committed(server *s, const write_op *op);
 /* The rank of an account known here (rating read at login), or "". */
@@ -358,6 +359,8 @@ bool batch_challenge_remove(server *s, challenge *ch);
 /* The challenge this turn removed makes that game: when another node took
  * the challenge first, the game is void. */
 void batch_challenge_makes(server *s, int64_t game);
+/* Rate lv's players by its result: Black's score 1, 0.5 or 0. */
+bool batch_rate(server *s, live *lv, double black_score);
 /* The turn is over: its batch goes to the store, the closed and the
  * released are freed. */
 void turn_end(server *s);

@@ -182,14 +182,6 @@ void nodes_unskip(server *s, int64_t game)
 
 /* ---- telling the others (the writer thread) ----------------------------------------- */
 
-static bool in_list(const int64_t *list, int n, int64_t v)
-{
-    for (int i = 0; i < n; i++)
-        if (list[i] == v)
-            return true;
-    return false;
-}
-
 static int send_note(store *db, json_t *note)
 {
     char *text = note ? json_dumps(note, JSON_COMPACT) : NULL;
@@ -233,8 +225,7 @@ static json_t *game_note(const batch *b, int64_t game)
 int nodes_notify_batch(store *db, batch *b)
 {
     for (int i = 0; i < b->ngames; i++)
-        if (!in_list(b->conflicts, b->nconflicts, b->games[i]) &&
-            send_note(db, game_note(b, b->games[i])) != 0)
+        if (!b->games[i].lost && send_note(db, game_note(b, b->games[i].id)) != 0)
             return -1;
     for (int i = 0; i < b->nops; i++)
         if (b->ops[i].kind == W_CHALLENGE_REMOVE &&

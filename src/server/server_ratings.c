@@ -53,23 +53,12 @@ static double black_score(const char *re)
     return -1;
 }
 
-bool batch_rate(server *s, live *lv, const char *re)
+bool game_rate(server *s, live *lv, const char *re)
 {
     double score = black_score(re);
     if (!room_rated(lv->r) || score < 0)
         return true; /* nothing to rate */
-    batch *b = turn_batch(s);
-    if (!b || !grow_array((void **)&b->ops, &b->ops_cap, b->nops, sizeof *b->ops))
-        return false;
-    write_op *op = &b->ops[b->nops++];
-    memset(op, 0, sizeof *op);
-    op->kind = W_RATE;
-    op->game = lv->r->id;
-    op->players[0] = lv->r->user[TG_BLACK];
-    op->players[1] = lv->r->user[TG_WHITE];
-    op->score = score;
-    op->at_unix_ms = server_unix_ms();
-    return true;
+    return batch_rate(s, lv, score);
 }
 
 /* The writer thread, in the batch's transaction. */

@@ -30,40 +30,39 @@ static void batch_free(batch *b)
     }
     free(b->ops);
     free(b->games);
-    free(b->epochs);
-    free(b->conflicts);
     for (int i = 0; i < b->nremoved; i++)
         free(b->removed[i]);
     free(b->removed);
     free(b);
 }
 
-static bool conflicted(const batch *b, int64_t game)
+static struct batch_game *batch_game_of(batch *b, int64_t game)
 {
-    for (int i = 0; i < b->nconflicts; i++)
-        if (b->conflicts[i] == game)
-            return true;
-    return false;
+    for (int i = 0; i < b->ngames; i++)
+        if (b->games[i].id == game)
+            return &b->games[i];
+    return NULL;
+}
+
+static bool conflicted(batch *b, int64_t game)
+{
+    struct batch_game *g = batch_game_of(b, game);
+    return g && g->lost;
 }
 
 /* Another node wrote this game first: nothing more of it in this batch,
  * nor in the ones after it, until its rebuilt room is in place. */
 static void conflict(batch *b, int64_t game)
 {
-    if (conflicted(b, game))
-        return;
-    int64_t *grown = realloc(b->conflicts, (size_t)(b->nconflicts + 1) * sizeof *grown);
-    if (!grown)
-        return; /* the writer's skip list below still keeps it out */
-    b->conflicts = grown;
-    b->conflicts[b->nconflicts++] = game;
+    struct batch_game *g = batch_game_of(b, game);
+    if (g)
+        g->lost = true;
     nodes_skip(b->srv, game);
 }
 
 static int batch_run(store *db, store_job *job)
 {
     batch *b = (batch *)job;
-    b->nconflicts = 0; /* a batch run again (its group failed) starts over */
     for (int i = 0; i < b->nops; i++) {
         const write_op *op = &b->ops[i];
         int rc = 0;
@@ -142,22 +141,12 @@ static write_op *add_op(server *s, live *lv, write_kind kind)
     if (lv) {
         bool listed = lv->dep >= b->epoch; /* an epoch of this batch's */
         if (!listed) {
-            int cap = b->games_cap;
             if (!grow_array((void **)&b->games, &b->games_cap, b->ngames, sizeof *b->games))
                 return NULL;
-            if (b->games_cap != cap) {
-                uint64_t *grown = realloc(b->epochs, (size_t)b->games_cap * sizeof *grown);
-                if (!grown) {
-                    b->games_cap = cap;
-                    return NULL;
-                }
-                b->epochs = grown;
-            }
             if (lv->dep <= s->committed && !lv->stall_from)
                 lv->stall_from = server_now_ms();
             lv->dep = ++s->last_epoch;
-            b->games[b->ngames] = lv->r->id;
-            b->epochs[b->ngames++] = lv->dep;
+            b->games[b->ngames++] = (struct batch_game){lv->r->id, lv->dep, false};
         }
     }
     write_op *op = &b->ops[b->nops++];
@@ -218,6 +207,18 @@ void batch_challenge_makes(server *s, int64_t game)
             b->ops[i].for_game = game;
             return;
         }
+}
+
+bool batch_rate(server *s, live *lv, double black_score)
+{
+    write_op *op = add_op(s, lv, W_RATE);
+    if (!op)
+        return false;
+    op->players[0] = lv->r->user[TG_BLACK];
+    op->players[1] = lv->r->user[TG_WHITE];
+    op->score = black_score;
+    op->at_unix_ms = server_unix_ms();
+    return true;
 }
 
 bool batch_challenge_remove(server *s, challenge *ch)
@@ -350,9 +351,9 @@ static void recover_from(server *s, batch *failed)
         for (int i = 0; i < b->ngames && nids < 512; i++) {
             bool seen = false;
             for (int k = 0; k < nids; k++)
-                seen |= ids[k] == b->games[i];
+                seen |= ids[k] == b->games[i].id;
             if (!seen)
-                ids[nids++] = b->games[i];
+                ids[nids++] = b->games[i].id;
         }
         for (int i = 0; i < b->nremoved; i++)
             lobby_challenge_back(s, b->removed[i]);
@@ -424,21 +425,19 @@ static void batch_done(void *ctx, store_job *job)
     /* a game another node wrote first: what told of our writes is not
      * sent, the requests hear why, and the room is read again */
     for (int i = 0; i < b->ngames; i++)
-        if (conflicted(b, b->games[i]))
-            lost_race(s, b->games[i], b->epochs[i]);
+        if (b->games[i].lost)
+            lost_race(s, b->games[i].id, b->games[i].epoch);
     for (int i = 0; i < b->nops; i++)
-        if (b->ops[i].kind == W_RATE && !conflicted(b, b->ops[i].game))
+        if (b->ops[i].kind == W_RATE) /* (a lost game's was skipped: rated_done false) */
             ratings_committed(s, &b->ops[i]);
     if (b->last > s->committed)
         s->committed = b->last;
     net_release_through(s->net, s->committed);
     http_release(s);
     for (int i = 0; i < b->ngames; i++) {
-        live *lv = live_get(s, b->games[i]);
-        if (lv && conflicted(b, b->games[i]))
-            continue;
+        live *lv = b->games[i].lost ? NULL : live_get(s, b->games[i].id);
         if (lv)
-            live_asks_clear(lv, b->epochs[i]);
+            live_asks_clear(lv, b->games[i].epoch);
         if (lv && lv->dep <= s->committed) {
             game_durable(s, lv);
             nodes_after_write(s, lv);

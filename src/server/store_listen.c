@@ -8,7 +8,6 @@
 #include "store_listen.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libpq-fe.h>
 #include <poll.h>
 #include <pthread.h>
