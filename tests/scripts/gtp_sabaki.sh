@@ -21,8 +21,6 @@ for tool in node npm; do
   fi
 done
 
-if [[ ! -f "$js_dir/node_modules/@sabaki/gtp/package.json" ]]; then
-  (cd "$js_dir" && npm install --no-audit --no-fund --loglevel=error)
-fi
+bash "$source_dir/tests/scripts/npm_deps.sh" "$js_dir"
 
 exec node "$js_dir/sabaki_gtp.js"

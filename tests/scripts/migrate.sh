@@ -13,8 +13,5 @@ js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 
 command -v node >/dev/null || { echo "migrate: node is not installed" >&2; exit 1; }
 python3 -c 'import sqlite3' || { echo "migrate: python3 with its sqlite3 module is needed" >&2; exit 1; }
-if [ ! -f "$js_dir/node_modules/ws/package.json" ]; then
-    command -v npm >/dev/null || { echo "migrate: npm is not installed" >&2; exit 1; }
-    (cd "$js_dir" && npm install --no-audit --no-fund --loglevel=error) >&2
-fi
+bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
 exec timeout 120 node "$js_dir/ops.js" migrate "$TENGEN_BIN"

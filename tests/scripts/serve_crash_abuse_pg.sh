@@ -14,10 +14,7 @@ js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 . "$TENGEN_SOURCE_DIR/tests/scripts/pg_env.sh"
 
 command -v node >/dev/null || { echo "serve_crash_abuse_pg: node is not installed" >&2; exit 1; }
-if [ ! -f "$js_dir/node_modules/ws/package.json" ]; then
-    command -v npm >/dev/null || { echo "serve_crash_abuse_pg: npm is not installed" >&2; exit 1; }
-    (cd "$js_dir" && npm install --no-audit --no-fund --loglevel=error) >&2
-fi
+bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
 
 pg_env_start
 pg_env_createdb crash

@@ -12,8 +12,5 @@ set -euo pipefail
 js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 
 command -v node >/dev/null || { echo "serve_lockout: node is not installed" >&2; exit 1; }
-if [ ! -f "$js_dir/node_modules/ws/package.json" ]; then
-    command -v npm >/dev/null || { echo "serve_lockout: npm is not installed" >&2; exit 1; }
-    (cd "$js_dir" && npm install --no-audit --no-fund --loglevel=error) >&2
-fi
+bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
 exec timeout 180 node "$js_dir/lockout.js" "$TENGEN_BIN"

@@ -15,12 +15,6 @@ js_dir="$TENGEN_SOURCE_DIR/tests/browser"
 
 command -v node >/dev/null || { echo "serve_page: node is not installed" >&2; exit 1; }
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "serve_page: no Chromium at ${CHROMIUM:-/usr/bin/chromium}" >&2; exit 1; }
-for pkg in playwright-core @sabaki/sgf axe-core; do
-    if [ ! -f "$js_dir/node_modules/$pkg/package.json" ]; then
-        command -v npm >/dev/null || { echo "serve_page: npm is not installed" >&2; exit 1; }
-        (cd "$js_dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error) >&2
-        break
-    fi
-done
+bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
 export TENGEN_BIN TENGEN_SOURCE_DIR
 exec node "$js_dir/page.js"

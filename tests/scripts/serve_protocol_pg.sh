@@ -15,10 +15,7 @@ js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 . "$TENGEN_SOURCE_DIR/tests/scripts/pg_env.sh"
 
 command -v node >/dev/null || { echo "serve_protocol_pg: node is not installed" >&2; exit 1; }
-if [ ! -f "$js_dir/node_modules/ws/package.json" ]; then
-    command -v npm >/dev/null || { echo "serve_protocol_pg: npm is not installed" >&2; exit 1; }
-    (cd "$js_dir" && npm install --no-audit --no-fund --loglevel=error) >&2
-fi
+bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
 
 fail() { echo "FAIL serve_protocol_pg: $*" >&2; pg_env_log | tail -n 20 >&2; exit 1; }
 

@@ -11,8 +11,5 @@ set -euo pipefail
 js_dir="$TENGEN_SOURCE_DIR/tests/js/sgf"
 
 command -v node >/dev/null || { echo "sgf_sabaki: node is not installed" >&2; exit 1; }
-if [ ! -f "$js_dir/node_modules/@sabaki/sgf/package.json" ]; then
-    command -v npm >/dev/null || { echo "sgf_sabaki: npm is not installed" >&2; exit 1; }
-    (cd "$js_dir" && npm install --no-audit --no-fund --loglevel=error) >&2
-fi
+bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
 exec node "$js_dir/check.js" "$TENGEN_BIN" "$TENGEN_SOURCE_DIR"
