@@ -626,6 +626,64 @@ static void test_rated_games(void **state)
     server_free(s);
 }
 
+/* ---- documents (tournaments, analyses) on both back ends -------------------------- */
+
+static void test_documents(void **state)
+{
+    (void)state;
+    char db[256], err[256];
+    db_path(db, sizeof db, 9);
+    store *st = store_open(db, err, sizeof err);
+    assert_non_null(st);
+    int64_t id1 = 0, id2 = 0, other = 0;
+    assert_int_equal(st->ops->begin(st), 0);
+    assert_int_equal(st->ops->doc_new_id(st, "tournament", &id1), 0);
+    assert_int_equal(st->ops->doc_new_id(st, "tournament", &id2), 0);
+    assert_int_equal(st->ops->doc_new_id(st, "analysis", &other), 0);
+    assert_true(id1 > 0 && id2 == id1 + 1 && other == 1);
+    assert_int_equal(st->ops->doc_put(st, "tournament", id1, "{\"n\":1}", "{\"body\":1}", 1000), 0);
+    assert_int_equal(st->ops->doc_put(st, "tournament", id2, "{\"n\":2}", "{\"body\":2}", 2000), 0);
+    assert_int_equal(st->ops->commit(st), 0);
+    /* a locked read in a writer's transaction, then a replacement */
+    char *body = NULL;
+    int64_t at = 0;
+    assert_int_equal(st->ops->begin(st), 0);
+    assert_int_equal(st->ops->doc_get(st, "tournament", id1, true, &body, &at), 0);
+    assert_string_equal(body, "{\"body\":1}");
+    assert_int_equal(at, 1000);
+    free(body);
+    assert_int_equal(st->ops->doc_put(st, "tournament", id1, "{\"n\":3}", "{\"body\":3}", 3000), 0);
+    assert_int_equal(st->ops->commit(st), 0);
+    /* a rolled-back write leaves nothing */
+    assert_int_equal(st->ops->begin(st), 0);
+    assert_int_equal(st->ops->doc_put(st, "tournament", 99, "{}", "{}", 4000), 0);
+    assert_int_equal(st->ops->rollback(st), 0);
+    assert_int_equal(st->ops->doc_get(st, "tournament", 99, false, &body, NULL), 1);
+    assert_null(body);
+    assert_int_equal(st->ops->doc_get(st, "analysis", id1, false, &body, NULL), 1);
+    /* newest first */
+    store_doc *list = NULL;
+    int n = 0;
+    assert_int_equal(st->ops->doc_list(st, "tournament", 10, &list, &n), 0);
+    assert_int_equal(n, 2);
+    assert_true(list[0].id == id1 && list[0].updated_unix_ms == 3000 && !strcmp(list[0].summary, "{\"n\":3}"));
+    assert_true(list[1].id == id2 && !strcmp(list[1].summary, "{\"n\":2}"));
+    store_docs_free(list, n);
+    assert_int_equal(st->ops->doc_list(st, "tournament", 1, &list, &n), 0);
+    assert_int_equal(n, 1);
+    store_docs_free(list, n);
+    store_close(st);
+    /* ids are never given twice, across connections (nodes) */
+    st = store_open(db, err, sizeof err);
+    assert_non_null(st);
+    int64_t id3 = 0;
+    assert_int_equal(st->ops->begin(st), 0);
+    assert_int_equal(st->ops->doc_new_id(st, "tournament", &id3), 0);
+    assert_int_equal(st->ops->commit(st), 0);
+    assert_int_equal(id3, id2 + 1);
+    store_close(st);
+}
+
 /* ---- PostgreSQL: connections lost and made again -------------------------------- */
 
 static void pause_ms(long ms)
@@ -736,6 +794,7 @@ int main(void)
         cmocka_unit_test(test_engine_stored_by_name_and_adjourned),
         cmocka_unit_test(test_challenges_survive_a_restart),
         cmocka_unit_test(test_rated_games),
+        cmocka_unit_test(test_documents),
         cmocka_unit_test(test_pg_connections_lost_and_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -73,6 +73,14 @@ typedef struct store_rating_point {
     double rating, deviation;
 } store_rating_point;
 
+/* A document of the features built on the store's generic table (docs):
+ * tournaments, engine analyses.  summary is a short JSON object for
+ * lists; the body is the feature's own JSON. */
+typedef struct store_doc {
+    int64_t id, updated_unix_ms;
+    char *summary;                 /* malloc'd */
+} store_doc;
+
 typedef struct store_ops {
     void (*close)(store *s);
     const char *(*error)(store *s);
@@ -133,6 +141,18 @@ typedef struct store_ops {
     int (*rating_get)(store *s, int64_t user, store_rating *out);
     /* the newest `limit` points, oldest first; *out malloc'd */
     int (*rating_history)(store *s, int64_t user, int limit, store_rating_point **out, int *count);
+    /* Documents (version 4 of SQLite's schema, 5 of PostgreSQL's): kind
+     * ("tournament", "analysis", ...) and id name one.  doc_new_id: an id
+     * of that kind never given before, on every node.  doc_get with lock,
+     * in the writer's transaction, holds the row until commit (nodes
+     * changing one tournament at once take turns); *body malloc'd; 1:
+     * none.  doc_list: the newest `limit` by update, newest first. */
+    int (*doc_new_id)(store *s, const char *kind, int64_t *id);
+    int (*doc_put)(store *s, const char *kind, int64_t id, const char *summary, const char *body,
+                   int64_t at_unix_ms);
+    int (*doc_get)(store *s, const char *kind, int64_t id, bool lock, char **body,
+                   int64_t *updated_unix_ms);
+    int (*doc_list)(store *s, const char *kind, int limit, store_doc **out, int *count);
     /* Give back what a long-lived connection holds (a read snapshot, the
      * WAL's growth): called by the store's threads when idle. */
     void (*idle)(store *s);
@@ -145,10 +165,10 @@ struct store {
 
 /* Open (and create, and migrate to STORE_SCHEMA_VERSION) the SQLite store
  * at path; NULL with err on failure, and on a file it cannot write. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 /* PostgreSQL's schema: SQLite's version-2 tables (2), what several nodes
  * share (3: id_blocks), the ratings (4, SQLite's 3). */
-#define STORE_PG_SCHEMA_VERSION 4
+#define STORE_PG_SCHEMA_VERSION 5
 #define STORE_RATING_START {1500.0, 350.0, 0.06, 0}
 store *store_sqlite_open(const char *path, char *err, size_t errlen);
 /* What store_sqlite_open does to the file, and no more (`tengen serve
@@ -221,5 +241,6 @@ void store_game_clear(store_game *g);
 void store_games_free(store_game *games, int count);
 void store_events_free(store_event *events, int count);
 void store_challenges_free(store_challenge *c, int count);
+void store_docs_free(store_doc *docs, int count);
 
 #endif

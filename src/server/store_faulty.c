@@ -106,12 +106,30 @@ static int fy_rating_history(store *s, int64_t u, int l, store_rating_point **o,
 }
 static void fy_idle(store *s) { IN(s)->ops->idle(IN(s)); }
 
+static int fy_doc_new_id(store *s, const char *k, int64_t *id)
+{
+    return fault(s) ? -1 : IN(s)->ops->doc_new_id(IN(s), k, id);
+}
+static int fy_doc_put(store *s, const char *k, int64_t id, const char *sum, const char *b, int64_t at)
+{
+    return fault(s) ? -1 : IN(s)->ops->doc_put(IN(s), k, id, sum, b, at);
+}
+static int fy_doc_get(store *s, const char *k, int64_t id, bool lock, char **b, int64_t *at)
+{
+    return IN(s)->ops->doc_get(IN(s), k, id, lock, b, at);
+}
+static int fy_doc_list(store *s, const char *k, int l, store_doc **o, int *c)
+{
+    return IN(s)->ops->doc_list(IN(s), k, l, o, c);
+}
+
 static const store_ops faulty_ops = {
     fy_close, fy_error, fy_begin, fy_commit, fy_rollback, fy_user_add, fy_user_by_name,
     fy_user_by_id, fy_token_add, fy_token_user, fy_tokens_revoke, fy_game_add, fy_event_add,
     fy_game_finish, fy_game_swap, fy_games_list, fy_game_get, fy_events, fy_game_sgf,
     fy_game_state, fy_max_ids, fy_challenge_add, fy_challenge_remove, fy_challenges,
-    fy_ids_take, fy_notify, fy_rating_lock, fy_rating_put, fy_rating_get, fy_rating_history, fy_idle,
+    fy_ids_take, fy_notify, fy_rating_lock, fy_rating_put, fy_rating_get, fy_rating_history,
+    fy_doc_new_id, fy_doc_put, fy_doc_get, fy_doc_list, fy_idle,
 };
 
 store *store_faulty_wrap(store *inner)

@@ -74,6 +74,13 @@ static const char *const sql_text[Q_COUNT_] = {
     "INSERT INTO rating_history(user_id, game_id, at, rating, deviation) VALUES($1, $2, $3, $4, $5)"
     " ON CONFLICT (user_id, game_id) DO UPDATE SET at = excluded.at, rating = excluded.rating,"
     " deviation = excluded.deviation",
+    /* a kind's first id makes its row; the row's lock orders nodes */
+    "INSERT INTO id_blocks(kind, last) VALUES($1, 1)"
+    " ON CONFLICT (kind) DO UPDATE SET last = id_blocks.last + 1 RETURNING last",
+    "INSERT INTO docs(kind, id, summary, body, updated) VALUES($1, $2, $3, $4, $5)"
+    " ON CONFLICT (kind, id) DO UPDATE SET summary = excluded.summary, body = excluded.body,"
+    " updated = excluded.updated",
+    "SELECT body, updated FROM docs WHERE kind = $1 AND id = $2 FOR UPDATE",
 
     "SELECT id, name, password_hash, guest FROM users WHERE lower(name) = lower($1)",
     "SELECT id, name, password_hash, guest FROM users WHERE id = $1",
@@ -90,6 +97,8 @@ static const char *const sql_text[Q_COUNT_] = {
     "SELECT rating, deviation, volatility, games FROM ratings WHERE user_id = $1",
     "SELECT game_id, at, rating, deviation FROM (SELECT * FROM rating_history WHERE user_id = $1"
     " ORDER BY at DESC, game_id DESC LIMIT $2) h ORDER BY at, game_id",
+    "SELECT body, updated FROM docs WHERE kind = $1 AND id = $2",
+    "SELECT id, updated, summary FROM docs WHERE kind = $1 ORDER BY updated DESC, id DESC LIMIT $2",
 };
 
 
@@ -636,7 +645,8 @@ static const store_ops pg_ops = {
     pg_user_by_id, pg_token_add, pg_token_user, pg_tokens_revoke, pg_game_add, pg_event_add,
     pg_game_finish, pg_game_swap_colors, pg_games_list, pg_game_get, pg_events, pg_game_sgf,
     pg_game_state, pg_max_ids, pg_challenge_add, pg_challenge_remove, pg_challenges_list,
-    pg_ids_take, pg_notify, pg_rating_lock, pg_rating_put, pg_rating_get, pg_rating_history, pg_idle,
+    pg_ids_take, pg_notify, pg_rating_lock, pg_rating_put, pg_rating_get, pg_rating_history,
+    pg_doc_new_id, pg_doc_put, pg_doc_get, pg_doc_list, pg_idle,
 };
 
 /* ---- opening and migrating ------------------------------------------------------- */

@@ -18,18 +18,18 @@
  * nodes share (3), the ratings (4: SQLite's 3).  Whoever raises
  * STORE_SCHEMA_VERSION adds a step in store_pg_schema.c too. */
 #define PG_SCHEMA_VERSION STORE_PG_SCHEMA_VERSION
-_Static_assert(STORE_SCHEMA_VERSION == 3, "store_pg_schema.c needs a migration step to SQLite's new tables");
+_Static_assert(STORE_SCHEMA_VERSION == 4, "store_pg_schema.c needs a migration step to SQLite's new tables");
 
 /* The statements, prepared on each connection at first use (store_pg.c's
  * sql_text); those from Q_FIRST_READ_ on only read. */
 enum {
     Q_USER_ADD, Q_TOKEN_ADD, Q_TOKENS_REVOKE, Q_GAME_ADD, Q_EVENT_ADD, Q_GAME_FINISH, Q_GAME_SWAP,
     Q_CHALLENGE_ADD, Q_CHALLENGE_REMOVE, Q_IDS_TAKE, Q_NOTIFY, Q_RATING_MAKE, Q_RATING_LOCK,
-    Q_RATING_PUT, Q_RATING_POINT,
+    Q_RATING_PUT, Q_RATING_POINT, Q_DOC_NEW_ID, Q_DOC_PUT, Q_DOC_LOCK,
     Q_FIRST_READ_,
     Q_USER_BY_NAME = Q_FIRST_READ_, Q_USER_BY_ID, Q_TOKEN_USER, Q_GAMES_LIVE, Q_GAMES_FINISHED,
     Q_GAMES_USER, Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_GAME_STATE, Q_MAX_IDS, Q_CHALLENGES,
-    Q_RATING_GET, Q_RATING_HISTORY, Q_COUNT_
+    Q_RATING_GET, Q_RATING_HISTORY, Q_DOC_GET, Q_DOC_LIST, Q_COUNT_
 };
 
 typedef struct pg_store {
@@ -89,5 +89,9 @@ int pg_rating_lock(store *s, int64_t user, store_rating *out);
 int pg_rating_put(store *s, int64_t user, int64_t game, int64_t at, const store_rating *r);
 int pg_rating_get(store *s, int64_t user, store_rating *out);
 int pg_rating_history(store *s, int64_t user, int limit, store_rating_point **out, int *count);
+int pg_doc_new_id(store *s, const char *kind, int64_t *id);
+int pg_doc_put(store *s, const char *kind, int64_t id, const char *summary, const char *body, int64_t at);
+int pg_doc_get(store *s, const char *kind, int64_t id, bool lock, char **body, int64_t *updated);
+int pg_doc_list(store *s, const char *kind, int limit, store_doc **out, int *count);
 
 #endif

@@ -56,6 +56,10 @@ static const struct migration {
         "CREATE TABLE rating_history(user_id BIGINT NOT NULL REFERENCES users(id),"
         " game_id BIGINT NOT NULL, at BIGINT NOT NULL, rating DOUBLE PRECISION NOT NULL,"
         " deviation DOUBLE PRECISION NOT NULL, PRIMARY KEY(user_id, game_id));"},
+    /* documents of later features: tournaments, analyses (SQLite's 4) */
+    {5, "CREATE TABLE docs(kind TEXT NOT NULL, id BIGINT NOT NULL, summary TEXT NOT NULL,"
+        " body TEXT NOT NULL, updated BIGINT NOT NULL, PRIMARY KEY(kind, id));"
+        "CREATE INDEX docs_updated ON docs(kind, updated);"},
 };
 
 /* SQL of our own that gives one row, or NULL with the error. */

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "store_pg_internal.h"
 
@@ -118,3 +119,73 @@ int pg_rating_history(store *s, int64_t user, int limit, store_rating_point **ou
     return rows && !list ? -1 : 0;
 }
 
+
+/* ---- documents ---------------------------------------------------------------- */
+
+int pg_doc_new_id(store *s, const char *kind, int64_t *id)
+{
+    params p = {0};
+    pg_param_text(&p, kind);
+    PGresult *r = pg_run(P(s), Q_DOC_NEW_ID, &p, PGRES_TUPLES_OK);
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 ? 0 : -1;
+    if (rc == 0)
+        *id = pg_int_value(r, 0, 0);
+    PQclear(r);
+    return rc;
+}
+
+int pg_doc_put(store *s, const char *kind, int64_t id, const char *summary, const char *body, int64_t at)
+{
+    params p = {0};
+    pg_param_text(&p, kind);
+    pg_param_int(&p, id);
+    pg_param_text(&p, summary);
+    pg_param_text(&p, body);
+    pg_param_int(&p, at);
+    return pg_run_command(P(s), Q_DOC_PUT, &p) == 0 ? 0 : -1;
+}
+
+int pg_doc_get(store *s, const char *kind, int64_t id, bool lock, char **body, int64_t *updated)
+{
+    *body = NULL;
+    params p = {0};
+    pg_param_text(&p, kind);
+    pg_param_int(&p, id);
+    PGresult *r = pg_run(P(s), lock ? Q_DOC_LOCK : Q_DOC_GET, &p, PGRES_TUPLES_OK);
+    if (!r)
+        return -1;
+    int rc = 1;
+    if (PQntuples(r) == 1) {
+        rc = (*body = strdup(PQgetvalue(r, 0, 0))) ? 0 : -1;
+        if (updated)
+            *updated = pg_int_value(r, 0, 1);
+    }
+    PQclear(r);
+    return rc;
+}
+
+int pg_doc_list(store *s, const char *kind, int limit, store_doc **out, int *count)
+{
+    *out = NULL;
+    *count = 0;
+    params p = {0};
+    pg_param_text(&p, kind);
+    pg_param_int(&p, limit);
+    PGresult *r = pg_run(P(s), Q_DOC_LIST, &p, PGRES_TUPLES_OK);
+    if (!r)
+        return -1;
+    int rows = PQntuples(r), n = 0;
+    store_doc *list = rows ? calloc((size_t)rows, sizeof *list) : NULL;
+    for (; list && n < rows; n++) {
+        list[n].id = pg_int_value(r, n, 0);
+        list[n].updated_unix_ms = pg_int_value(r, n, 1);
+        if (!(list[n].summary = strdup(PQgetvalue(r, n, 2))))
+            break;
+    }
+    PQclear(r);
+    *out = list;
+    *count = n;
+    return n == rows ? 0 : -1;
+}

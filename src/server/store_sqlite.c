@@ -20,7 +20,7 @@ enum {
     Q_GAME_ADD, Q_EVENT_ADD, Q_GAME_FINISH, Q_GAMES_LIVE, Q_GAMES_FINISHED, Q_GAMES_USER,
     Q_GAME_GET, Q_EVENTS, Q_GAME_SGF, Q_GAME_SWAP, Q_GAME_STATE, Q_MAX_GAME, Q_MAX_CHALLENGE,
     Q_CHALLENGE_ADD, Q_CHALLENGE_REMOVE, Q_CHALLENGES, Q_RATING_GET, Q_RATING_PUT, Q_RATING_POINT,
-    Q_RATING_HISTORY, Q_COUNT_
+    Q_RATING_HISTORY, Q_DOC_NEW_ID, Q_DOC_PUT, Q_DOC_GET, Q_DOC_LIST, Q_COUNT_
 };
 
 static const char *const sql_text[Q_COUNT_] = {
@@ -65,6 +65,13 @@ static const char *const sql_text[Q_COUNT_] = {
     "INSERT OR REPLACE INTO rating_history(user_id, game_id, at, rating, deviation) VALUES(?1, ?2, ?3, ?4, ?5)",
     "SELECT game_id, at, rating, deviation FROM (SELECT * FROM rating_history WHERE user_id = ?1"
     " ORDER BY at DESC, game_id DESC LIMIT ?2) ORDER BY at, game_id",
+    "INSERT INTO doc_ids(kind, last) VALUES(?1, 1)"
+    " ON CONFLICT(kind) DO UPDATE SET last = last + 1 RETURNING last",
+    "INSERT INTO docs(kind, id, summary, body, updated) VALUES(?1, ?2, ?3, ?4, ?5)"
+    " ON CONFLICT(kind, id) DO UPDATE SET summary = excluded.summary, body = excluded.body,"
+    " updated = excluded.updated",
+    "SELECT body, updated FROM docs WHERE kind = ?1 AND id = ?2",
+    "SELECT id, updated, summary FROM docs WHERE kind = ?1 ORDER BY updated DESC, id DESC LIMIT ?2",
 };
 
 static const char schema[] =
@@ -96,7 +103,12 @@ static const char schema[] =
     " games INTEGER NOT NULL, updated INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS rating_history(user_id INTEGER NOT NULL REFERENCES users(id),"
     " game_id INTEGER NOT NULL, at INTEGER NOT NULL, rating REAL NOT NULL, deviation REAL NOT NULL,"
-    " PRIMARY KEY(user_id, game_id));";
+    " PRIMARY KEY(user_id, game_id));"
+    /* version 4: documents of later features (tournaments, analyses) */
+    "CREATE TABLE IF NOT EXISTS docs(kind TEXT NOT NULL, id INTEGER NOT NULL, summary TEXT NOT NULL,"
+    " body TEXT NOT NULL, updated INTEGER NOT NULL, PRIMARY KEY(kind, id));"
+    "CREATE INDEX IF NOT EXISTS docs_updated ON docs(kind, updated);"
+    "CREATE TABLE IF NOT EXISTS doc_ids(kind TEXT PRIMARY KEY, last INTEGER NOT NULL);";
 
 /* From version 1 (2323faa and before) to 2: finished games keep their
  * final state; names are unique whatever their case (a file holding both
@@ -542,6 +554,74 @@ static int sq_rating_history(store *s, int64_t user, int limit, store_rating_poi
     return done(st, rc == SQLITE_DONE ? 0 : -1);
 }
 
+/* ---- documents ----------------------------------------------------------------- */
+
+static int sq_doc_new_id(store *s, const char *kind, int64_t *id)
+{
+    sqlite3_stmt *st = stmt(s, Q_DOC_NEW_ID);
+    sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_ROW)
+        return done(st, -1);
+    *id = sqlite3_column_int64(st, 0);
+    /* RETURNING's statement finishes its write when stepped to the end */
+    return done(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -1);
+}
+
+static int sq_doc_put(store *s, const char *kind, int64_t id, const char *summary, const char *body,
+                      int64_t at)
+{
+    sqlite3_stmt *st = stmt(s, Q_DOC_PUT);
+    sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, id);
+    sqlite3_bind_text(st, 3, summary, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, at);
+    return run(st) == 0 ? 0 : -1;
+}
+
+/* The writer's transaction holds the file's write lock: lock needs nothing more. */
+static int sq_doc_get(store *s, const char *kind, int64_t id, bool lock, char **body, int64_t *updated)
+{
+    (void)lock;
+    *body = NULL;
+    sqlite3_stmt *st = stmt(s, Q_DOC_GET);
+    sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE)
+        return done(st, 1);
+    if (rc != SQLITE_ROW || !(*body = dup_text(st, 0)))
+        return done(st, -1);
+    if (updated)
+        *updated = sqlite3_column_int64(st, 1);
+    return done(st, 0);
+}
+
+static int sq_doc_list(store *s, const char *kind, int limit, store_doc **out, int *count)
+{
+    sqlite3_stmt *st = stmt(s, Q_DOC_LIST);
+    sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, limit);
+    store_doc *list = NULL;
+    int n = 0, cap = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            store_doc *grown = realloc(list, (size_t)cap * sizeof *grown);
+            if (!grown)
+                break;
+            list = grown;
+        }
+        list[n] = (store_doc){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), dup_text(st, 2)};
+        if (!list[n].summary)
+            break;
+        n++;
+    }
+    *out = list;
+    *count = n;
+    return done(st, rc == SQLITE_DONE ? 0 : -1);
+}
+
 /* One server per file: nothing to share, nobody to tell. */
 static int sq_ids_take(store *s, const char *kind, int count, int64_t *first)
 {
@@ -560,7 +640,7 @@ static const store_ops sqlite_ops = {
     sq_tokens_revoke, sq_game_add, sq_event_add, sq_game_finish, sq_game_swap_colors, sq_games_list, sq_game_get,
     sq_events, sq_game_sgf, sq_game_state, sq_max_ids, sq_challenge_add, sq_challenge_remove,
     sq_challenges_list, sq_ids_take, sq_notify, sq_rating_lock, sq_rating_put, sq_rating_get,
-    sq_rating_history, sq_idle,
+    sq_rating_history, sq_doc_new_id, sq_doc_put, sq_doc_get, sq_doc_list, sq_idle,
 };
 
 /* Create the tables of a new file, or bring an older one to this version;
@@ -591,7 +671,7 @@ static int migrate(sqlite3 *db, int *found)
     int rc = sqlite3_exec(db, schema, NULL, NULL, NULL);
     if (rc == SQLITE_OK && !fresh && version < 2)
         rc = sqlite3_exec(db, migrate_1_to_2, NULL, NULL, NULL);
-    /* 2 to 3: the ratings' tables, made by the schema above */
+    /* 2 to 3 (ratings) and 3 to 4 (docs): tables made by the schema above */
     if (rc == SQLITE_OK && fresh)
         rc = sqlite3_exec(db, "ALTER TABLE games ADD COLUMN state TEXT;", NULL, NULL, NULL);
     /* names unique whatever their case, where the file allows it */
@@ -688,6 +768,13 @@ void store_challenges_free(store_challenge *c, int count)
     for (int i = 0; i < count; i++)
         free(c[i].settings_json);
     free(c);
+}
+
+void store_docs_free(store_doc *docs, int count)
+{
+    for (int i = 0; i < count; i++)
+        free(docs[i].summary);
+    free(docs);
 }
 
 void store_events_free(store_event *events, int count)

@@ -24,25 +24,26 @@ pg_env_start
 pg_env_createdb migrated
 url=$(pg_env_url migrated)
 out=$("$TENGEN_BIN" serve --db "$url" --migrate-only) || fail "--migrate-only on a new database: $out"
-case "$out" in *"schema version 4 (created)"*) ;; *) fail "--migrate-only on a new database said: $out" ;; esac
+case "$out" in *"schema version 5 (created)"*) ;; *) fail "--migrate-only on a new database said: $out" ;; esac
 out=$("$TENGEN_BIN" serve --db "$url" --migrate-only) || fail "--migrate-only again: $out"
 case "$out" in *"(up to date)"*) ;; *) fail "--migrate-only again said: $out" ;; esac
 echo "ok --migrate-only creates the schema, then finds it up to date"
 
 # a database of version 2 (the single-node schema) gains the id blocks,
 # which start after the games and challenges it has, and the ratings
-pg_env_psql -d "$url" -c "DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE id_blocks;
+pg_env_psql -d "$url" -c "DROP TABLE docs; DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE id_blocks;
   UPDATE schema_version SET version = 2;
   INSERT INTO users(name, password_hash, guest, created) VALUES ('old', '', false, 0);
   INSERT INTO games(id, black, white, black_name, white_name, black_engine, white_engine, nigiri,
     settings, created) VALUES (41, 1, 1, 'old', 'old', '', '', '', '{}', 0);
   UPDATE challenge_last SET id = 17;" || fail "making a version-2 database"
 out=$("$TENGEN_BIN" serve --db "$url" --migrate-only) || fail "--migrate-only from version 2: $out"
-case "$out" in *"schema version 4"*"from 2"*) ;; *) fail "--migrate-only from version 2 said: $out" ;; esac
+case "$out" in *"schema version 5"*"from 2"*) ;; *) fail "--migrate-only from version 2 said: $out" ;; esac
 blocks=$(pg_env_psql -d "$url" -At -c "SELECT kind || '=' || last FROM id_blocks ORDER BY kind")
 [ "$blocks" = "$(printf 'challenge=17\ngame=41')" ] || fail "id blocks after the migration: $blocks"
 [ "$(pg_env_psql -d "$url" -At -c "SELECT count(*) FROM ratings")" = 0 ] || fail "no ratings table after the migration"
-echo "ok a version-2 database migrates to 4: ids continue after game 41 and challenge 17, the ratings' tables made"
+[ "$(pg_env_psql -d "$url" -At -c "SELECT count(*) FROM docs")" = 0 ] || fail "no docs table after the migration"
+echo "ok a version-2 database migrates to 5: ids continue after game 41 and challenge 17, the ratings' and documents' tables made"
 
 pg_env_createdb raced
 pids=()

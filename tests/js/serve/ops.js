@@ -111,13 +111,13 @@ async function backup() {
   await play(black, white, live, 0, 2)
   const before = counts(db)
 
-  await check('tengen backup while the players move: exit 0, integrity ok, schema version 3', async () => {
+  await check('tengen backup while the players move: exit 0, integrity ok, schema version 4', async () => {
     const moving = play(black, white, live, 2, 14)
     const r = await tengen(['backup', '--db', db, copy])
     await moving
     assert.strictEqual(r.status, 0, `exit ${r.status}: ${r.stderr}`)
     assert.match(r.stdout, /integrity ok/)
-    assert.match(r.stdout, /schema version 3/)
+    assert.match(r.stdout, /schema version 4/)
   })
 
   await check('the copy opens, passes integrity_check, is one file (no WAL) and holds the live players and games', async () => {
@@ -219,13 +219,13 @@ CREATE TABLE events(game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER N
 
 async function migrate() {
   const fresh = path.join(dir, 'new.db')
-  await check('--migrate-only on a new file creates it and prints schema version 3', async () => {
+  await check('--migrate-only on a new file creates it and prints schema version 4', async () => {
     let r = await tengen(['serve', '--db', fresh, '--migrate-only'])
     assert.strictEqual(r.status, 0, `exit ${r.status}: ${r.stderr}`)
-    assert.match(r.stdout, /schema version 3 \(created\)/)
-    assert.deepStrictEqual(sql(fresh, 'PRAGMA user_version'), [[3]])
+    assert.match(r.stdout, /schema version 4 \(created\)/)
+    assert.deepStrictEqual(sql(fresh, 'PRAGMA user_version'), [[4]])
     r = await tengen(['serve', '--db', fresh, '--migrate-only'])
-    assert.match(r.stdout, /schema version 3 \(up to date\)/)
+    assert.match(r.stdout, /schema version 4 \(up to date\)/)
   })
 
   await check('--migrate-only on a file it cannot use: exit 1 with the reason', async () => {
@@ -252,23 +252,34 @@ INSERT INTO games SELECT id, black, white, black_name, white_name, black_engine,
 INSERT INTO events SELECT * FROM today.events;
 `)
 
-  await check('--migrate-only on a version-2 database: migrated from 2 to 3 (the ratings\' tables)', async () => {
+  await check('--migrate-only on a version-3 database: migrated from 3 to 4 (the documents\' tables)', async () => {
+    const three = path.join(dir, 'three.db')
+    fs.copyFileSync(today, three)
+    sqlScript(three, 'DROP TABLE docs; DROP TABLE doc_ids; PRAGMA user_version = 3;')
+    const r = await tengen(['serve', '--db', three, '--migrate-only'])
+    assert.strictEqual(r.status, 0, `exit ${r.status}: ${r.stderr}`)
+    assert.match(r.stdout, /schema version 4 \(migrated from 3\)/)
+    assert.deepStrictEqual(sql(three, "SELECT count(*) FROM sqlite_master WHERE name IN ('docs', 'doc_ids')"), [[2]])
+    assert.deepStrictEqual(sql(three, 'PRAGMA integrity_check'), [['ok']])
+  })
+
+  await check('--migrate-only on a version-2 database: migrated from 2 to 4 (the ratings\' and documents\' tables)', async () => {
     const two = path.join(dir, 'two.db')
     fs.copyFileSync(today, two)
-    sqlScript(two, 'DROP TABLE rating_history; DROP TABLE ratings; PRAGMA user_version = 2;')
+    sqlScript(two, 'DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE docs; DROP TABLE doc_ids; PRAGMA user_version = 2;')
     const r = await tengen(['serve', '--db', two, '--migrate-only'])
     assert.strictEqual(r.status, 0, `exit ${r.status}: ${r.stderr}`)
-    assert.match(r.stdout, /schema version 3 \(migrated from 2\)/)
-    assert.deepStrictEqual(sql(two, "SELECT count(*) FROM sqlite_master WHERE name IN ('ratings', 'rating_history')"), [[2]])
+    assert.match(r.stdout, /schema version 4 \(migrated from 2\)/)
+    assert.deepStrictEqual(sql(two, "SELECT count(*) FROM sqlite_master WHERE name IN ('ratings', 'rating_history', 'docs', 'doc_ids')"), [[4]])
     assert.deepStrictEqual(sql(two, 'PRAGMA integrity_check'), [['ok']])
   })
 
-  await check('--migrate-only on a version-1 database: migrated from 1 to 3', async () => {
+  await check('--migrate-only on a version-1 database: migrated from 1 to 4', async () => {
     assert.deepStrictEqual(sql(old, 'PRAGMA user_version'), [[0]])
     const r = await tengen(['serve', '--db', old, '--migrate-only'])
     assert.strictEqual(r.status, 0, `exit ${r.status}: ${r.stderr}`)
-    assert.match(r.stdout, /schema version 3 \(migrated from 1\)/)
-    assert.deepStrictEqual(sql(old, 'PRAGMA user_version'), [[3]])
+    assert.match(r.stdout, /schema version 4 \(migrated from 1\)/)
+    assert.deepStrictEqual(sql(old, 'PRAGMA user_version'), [[4]])
     assert.ok(sql(old, 'PRAGMA table_info(games)').some(c => c[1] === 'state'), 'no state column')
     assert.deepStrictEqual(sql(old, 'PRAGMA integrity_check'), [['ok']])
   })
