@@ -187,6 +187,8 @@ int cmd_serve(int argc, char **argv)
     cfg.engines = 1;
     cfg.max_connections = 10000;
     cfg.max_connections_per_ip = 64;
+    cfg.analysis_playouts = 400;
+    cfg.analysis_max = 4;
     const char *db_option = NULL;
     bool migrate_only = false;
     const char *backup_to = NULL;
@@ -207,6 +209,12 @@ int cmd_serve(int argc, char **argv)
         {"--engine", NULL, CLI_CALL, "NAME=COMMAND", 0, 0, NULL, read_engine, "NAME=COMMAND, NAME not tengen",
          &cfg, "offer another GTP engine (repeatable), e.g.\n"
                "--engine 'gnugo=gnugo --mode gtp --level 5'"},
+        {"--analysis-playouts", NULL, CLI_INT, "N", 0, 100000, NULL, NULL, NULL, &cfg.analysis_playouts,
+         "analysis with the engine of finished games and uploaded\n"
+         "records: playouts a position (default: 400; 0: no analysis)"},
+        {"--analysis-max", NULL, CLI_INT, "N", 1, 1000, NULL, NULL, NULL, &cfg.analysis_max,
+         "analyses queued or running at once, over all clients\n"
+         "(default: 4; one at a time an account, two an address)"},
         {"--web", NULL, CLI_TEXT, "DIR", 0, 0, NULL, NULL, NULL, &cfg.web_dir,
          "serve the page from DIR instead of the copy built in"},
         {"--max-connections", NULL, CLI_INT, "N", 1, 1000000, NULL, NULL, NULL, &cfg.max_connections,

@@ -228,6 +228,8 @@ static void handle_message(server *s, client *c, const char *data, size_t len)
     if (!take_token(&c->rate, now, RATE_PER_S, RATE_BURST) ||
         (a && !take_token(&a->rate, now, RATE_PER_S, RATE_BURST)))
         send_error(c, &rq, "rate_limited", "too many messages: slow down");
+    else if (parsed != 0 && analysis_request(s, c, data, len))
+        ; /* analysis.*: server_analysis.c's own messages */
     else if (parsed != 0)
         send_error(c, &rq, "bad_request", err);
     else
@@ -328,6 +330,7 @@ static void on_closed(void *ctx, net_conn *conn)
     if (!c || c->closed)
         return;
     game_client_gone(s, c);
+    analysis_client_gone(s, c);
     session_closed(s, c);
     c->closed = true;
     c->conn = NULL;
@@ -356,6 +359,7 @@ static void on_wake(void *ctx)
     collect(s);
     nodes_heard(s);
     game_engine_answers(s);
+    analysis_answers(s);
 }
 
 static void on_stopping(void *ctx)
@@ -450,6 +454,8 @@ server *server_new(const server_config *cfg, char *err, size_t errlen)
         snprintf(err, errlen, "cannot start the engine workers");
         goto fail;
     }
+    if (!analysis_start(s, err, errlen))
+        goto fail;
     int64_t max_game = 0, max_challenge = 0;
     if (s->api_db->ops->max_ids(s->api_db, &max_game, &max_challenge) != 0) {
         snprintf(err, errlen, "cannot read the database: %s", s->api_db->ops->error(s->api_db));
@@ -514,6 +520,7 @@ void server_free(server *s)
     }
     engine_pool_free(s->engines);
     s->engines = NULL; /* a wake-up still pending finds no pool */
+    analysis_free(s);
     games_free(s);
     lobby_free(s);
     turn_end(s);

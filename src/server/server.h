@@ -38,6 +38,8 @@ typedef struct server_config {
     int max_connections_per_ip;   /* WebSockets open at once per client address */
     const char *trusted_proxies[SERVER_MAX_TRUSTED_PROXIES]; /* X-Forwarded-For believed from these */
     int trusted_proxy_count;
+    int analysis_playouts;        /* analysis with the engine: playouts a position (0: none) */
+    int analysis_max;             /* analyses queued or running at once (0: 4) */
 } server_config;
 
 typedef struct server server;

@@ -543,6 +543,8 @@ void http_answer(void *ctx, const char *path, const char *query, net_http_respon
         address *a = address_of(s, address_key(out->client ? out->client : ""));
         if (!a || !take_token(&a->api, server_now_ms(), 20, 60))
             return respond_error(out, 429, "rate_limited", "too many API requests: slow down");
+        if (strncmp(path, "/api/analysis/", 14) == 0)
+            return analysis_http(s, path, out);
         return api(s, path, query, out);
     }
     static_file(s, path, out);

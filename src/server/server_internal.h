@@ -302,6 +302,7 @@ struct server {
     uint64_t moves, commits, commit_failures, requests, store_reads;
     uint64_t races_lost;        /* writes another node's came before */
     uint64_t notes_heard;       /* what other nodes told */
+    struct analyses *analyses;  /* analysis with the engine (server_analysis.c); NULL: none */
 };
 
 /* ---- server.c ---- */
@@ -442,6 +443,17 @@ void cache_put(server *s, int64_t game, const char *state);
 /* ---- server_play.c ---- */
 void game_handle(server *s, client *c, const proto_request *rq);
 void game_client_gone(server *s, client *c);
+
+/* ---- server_analysis.c: analysis with the engine (issue 51) ---- */
+bool analysis_start(server *s, char *err, size_t errlen);
+void analysis_free(server *s);
+/* An analysis.* message (parsed there): false when data is none. */
+bool analysis_request(server *s, client *c, const char *data, size_t len);
+void analysis_client_gone(server *s, client *c);
+/* The worker's finished analyses (on wake). */
+void analysis_answers(server *s);
+/* GET /api/analysis/game/ID and /api/analysis/sgf/ID. */
+void analysis_http(server *s, const char *path, net_http_response *out);
 
 /* ---- server_http.c ---- */
 void http_answer(void *ctx, const char *path, const char *query, net_http_response *out);
