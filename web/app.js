@@ -7,6 +7,7 @@ import {t, getLang, setLang, colourName} from './i18n.js'
 import {Conn} from './net.js'
 import {GameView, registerGameEvents} from './game.js'
 import {rulesName, timeWords} from './count.js'
+import {registerQuickMatch, quickMatchCard} from './quickmatch.js'
 
 const PRESETS = ['chinese', 'japanese', 'korean', 'aga', 'new-zealand', 'tromp-taylor', 'ancient', 'free-opening']
 const SYSTEMS = ['none', 'absolute', 'byoyomi', 'canadian', 'periods', 'fischer', 'simple']
@@ -22,6 +23,7 @@ try { S.token = localStorage.getItem('tengen.token') } catch (e) { /* ignore */ 
 
 export const conn = new Conn()
 registerGameEvents(conn)
+registerQuickMatch(conn, () => S.user)
 
 function saveToken(tok) {
   S.token = tok || null
@@ -374,7 +376,7 @@ class LobbyView {
           el('div', {id: 'lobby-error', class: 'error', role: 'alert'})),
         el('section', {class: 'card'}, el('h2', {}, t('live_games')), el('ul', {id: 'live-games', class: 'list'})),
         el('section', {class: 'card'}, el('h2', {}, t('finished_games')), el('ul', {id: 'finished-games', class: 'list'}))),
-      el('div', {class: 'forms'}, needLogin, chForm, engForm)))
+      el('div', {class: 'forms'}, needLogin, quickMatchCard(S.user), chForm, engForm)))
     this.renderLists()
   }
 

@@ -16,7 +16,7 @@ static const char *const type_names[P_TYPE_COUNT_] = {
     "challenge.create", "challenge.cancel", "challenge.accept", "engine.play",
     "game.watch", "game.unwatch", "game.move", "game.place", "game.resign", "game.toggle",
     "game.accept", "game.concede", "game.request", "game.answer", "game.cancel", "game.claim",
-    "game.chat", "game.predict"};
+    "game.chat", "game.predict", "match.seek", "match.cancel"};
 
 const char *proto_type_name(proto_type t) { return t < P_TYPE_COUNT_ ? type_names[t] : "?"; }
 
@@ -73,10 +73,13 @@ static int parse_body(json_t *root, proto_request *r, char *err, size_t errlen)
         return U("{s:s, s?I, s:s, s:s}", "type", &t, "id", &id, "name", &r->name, "password",
                  &r->password);
     case P_GUEST: case P_LOGOUT: case P_PING: case P_LOBBY_SUBSCRIBE: case P_LOBBY_UNSUBSCRIBE:
+    case P_MATCH_CANCEL:
         return U("{s:s, s?I}", "type", &t, "id", &id);
     case P_CHALLENGE_CREATE:
         return U("{s:s, s?I, s?o, s?s}", "type", &t, "id", &id, "settings", &r->settings,
                  "opponent", &r->opponent);
+    case P_MATCH_SEEK: /* the preferences are checked by the quick match */
+        return U("{s:s, s?I, s?o}", "type", &t, "id", &id, "seek", &r->seek);
     case P_CHALLENGE_CANCEL:
     case P_CHALLENGE_ACCEPT:
         return U("{s:s, s?I, s:I}", "type", &t, "id", &id, "challenge", &r->challenge);

@@ -22,6 +22,7 @@ typedef enum proto_type {
     P_CHALLENGE_CREATE, P_CHALLENGE_CANCEL, P_CHALLENGE_ACCEPT, P_ENGINE_PLAY,
     P_WATCH, P_UNWATCH, P_MOVE, P_PLACE, P_RESIGN, P_TOGGLE, P_ACCEPT, P_CONCEDE,
     P_REQUEST, P_ANSWER, P_CANCEL, P_CLAIM, P_CHAT, P_PREDICT,
+    P_MATCH_SEEK, P_MATCH_CANCEL,
     P_TYPE_COUNT_
 } proto_type;
 
@@ -34,6 +35,7 @@ typedef struct proto_request {
                *prediction;
     json_t *settings;          /* borrowed from root, or NULL */
     json_t *points;            /* borrowed: an array */
+    json_t *seek;              /* borrowed: match.seek's preferences, or NULL */
     int64_t challenge, game;
     bool has_n;
     int64_t n;

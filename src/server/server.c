@@ -213,6 +213,8 @@ static void dispatch(server *s, client *c, const proto_request *rq)
     case P_CHALLENGE_CANCEL:
     case P_CHALLENGE_ACCEPT:
     case P_ENGINE_PLAY: return lobby_handle(s, c, rq);
+    case P_MATCH_SEEK:
+    case P_MATCH_CANCEL: return quickmatch_handle(s, c, rq);
     default: return game_handle(s, c, rq);
     }
 }
@@ -330,6 +332,7 @@ static void on_closed(void *ctx, net_conn *conn)
     if (!c || c->closed)
         return;
     game_client_gone(s, c);
+    quickmatch_client_gone(s, c);
     analysis_client_gone(s, c);
     session_closed(s, c);
     c->closed = true;
@@ -523,6 +526,7 @@ void server_free(server *s)
     analysis_free(s);
     games_free(s);
     lobby_free(s);
+    quickmatch_free(s);
     turn_end(s);
     int64_t key;
     void *v;

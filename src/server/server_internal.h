@@ -302,6 +302,7 @@ struct server {
     uint64_t moves, commits, commit_failures, requests, store_reads;
     uint64_t races_lost;        /* writes another node's came before */
     uint64_t notes_heard;       /* what other nodes told */
+    struct quickmatch *quickmatch; /* the seeks (server_quickmatch.c); NULL until the first */
     struct analyses *analyses;  /* analysis with the engine (server_analysis.c); NULL: none */
 };
 
@@ -348,6 +349,21 @@ void lobby_free(server *s);
 void lobby_challenge_gone(server *s, challenge *ch);
 /* A batch that removed challenges failed: they are open again. */
 void lobby_challenge_back(server *s, challenge *ch);
+/* The challenger's colour as settings give it, else by nigiri (the draw
+ * written into nigiri, "" when there was none). */
+tg_color lobby_draw_color(const room_settings *st, char *nigiri, size_t len);
+
+/* ---- server_quickmatch.c: quick match (issue 52) ---- */
+void quickmatch_handle(server *s, client *c, const proto_request *rq);
+/* The connection closed: its seek goes. */
+void quickmatch_client_gone(server *s, client *c);
+/* One matching pass as of monotonic time now_ms (the timer's, or a
+ * test's, to stand for the waiting): the number of games made. */
+int quickmatch_pass(server *s, int64_t now_ms);
+int quickmatch_seeks(const server *s);
+/* Tests: smaller limits of seeks (the whole server's, one address's). */
+void quickmatch_limits(server *s, int total, int per_address);
+void quickmatch_free(server *s);
 
 /* ---- server_turn.c ---- */
 /* This turn's batch (opened on first use), or NULL when out of memory. */

@@ -227,7 +227,7 @@ static void on_challenge_cancel(server *s, client *c, const proto_request *rq)
 
 /* The challenger's colour: given, or by nigiri (R1), the challenger being
  * the senior player who holds the white stones. */
-static tg_color draw_color(const room_settings *st, char *nigiri, size_t len)
+tg_color lobby_draw_color(const room_settings *st, char *nigiri, size_t len)
 {
     nigiri[0] = '\0';
     if (st->color)
@@ -250,7 +250,7 @@ static void on_challenge_accept(server *s, client *c, const proto_request *rq)
     if (ch->opponent[0] && strcasecmp(ch->opponent, c->name) != 0)
         return send_error(c, rq, "forbidden", "this challenge is for another player");
     char nigiri[160];
-    tg_color challenger = draw_color(&ch->settings, nigiri, sizeof nigiri);
+    tg_color challenger = lobby_draw_color(&ch->settings, nigiri, sizeof nigiri);
     int64_t black = challenger == TG_BLACK ? ch->challenger : c->user;
     int64_t white = challenger == TG_BLACK ? c->user : ch->challenger;
     const char *black_name = challenger == TG_BLACK ? ch->challenger_name : c->name;
@@ -299,7 +299,7 @@ static void on_engine_play(server *s, client *c, const proto_request *rq)
         return send_error(c, rq, "rate_limited", "too many games against engines from your address");
     if (!engine_pool_has_room(s->engines))
         return send_error(c, rq, "busy", "the engines are all busy: try again in a moment");
-    tg_color person = draw_color(&st, nigiri, sizeof nigiri);
+    tg_color person = lobby_draw_color(&st, nigiri, sizeof nigiri);
     tg_color engine = tg_opponent(person);
     engine_spec engines[3];
     memset(engines, 0, sizeof engines);
