@@ -6,6 +6,7 @@ import {el, clear, replace, $} from './dom.js'
 import {t, getLang, setLang, colourName} from './i18n.js'
 import {Conn} from './net.js'
 import {GameView, registerGameEvents} from './game.js'
+import {analysisRoute, registerAnalysisEvents} from './analysis.js'
 import {rulesName, timeWords} from './count.js'
 import {registerQuickMatch, quickMatchCard} from './quickmatch.js'
 
@@ -23,6 +24,7 @@ try { S.token = localStorage.getItem('tengen.token') } catch (e) { /* ignore */ 
 
 export const conn = new Conn()
 registerGameEvents(conn)
+registerAnalysisEvents(conn)
 registerQuickMatch(conn, () => S.user)
 
 function saveToken(tok) {
@@ -64,6 +66,7 @@ function renderHeader() {
   clear(h)
   h.appendChild(el('a', {href: '#/', id: 'nav-lobby', class: 'brand'}, t('title')))
   h.appendChild(el('a', {href: '#/', class: 'nav'}, t('lobby')))
+  h.appendChild(el('a', {href: '#/analysis', id: 'nav-analysis', class: 'nav'}, t('an_nav')))
   const auth = el('div', {id: 'auth', 'data-user': S.user ? S.user.name : null})
   if (S.user) {
     auth.appendChild(el('span', {class: 'who'}, t('signed_in_as'), ' ',
@@ -574,6 +577,7 @@ function route() {
   let m
   if ((m = /^#\/game\/(\d+)$/.exec(h))) S.view = new GameView(parseInt(m[1], 10), {S, conn, playerLink, showError})
   else if ((m = /^#\/player\/(.+)$/.exec(h))) S.view = new PlayerView(decodeURIComponent(m[1]))
+  else if (/^#\/analysis/.test(h)) S.view = analysisRoute(h, {S, conn}) || new LobbyView()
   else S.view = new LobbyView()
   document.body.dataset.route = h
   // a new view opens at its top (a game at its board), wherever the last was scrolled

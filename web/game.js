@@ -255,7 +255,8 @@ export class GameView {
           el('div', {id: 'info', class: 'info'}),
           el('a', {id: 'sgf', href: `/api/games/${this.id}/sgf`, download: `tengen-${this.id}.sgf`}, t('download_sgf')),
           el('a', {id: 'sgf-variations', href: '#', hidden: true, download: `tengen-${this.id}-variations.sgf`,
-            onclick: e => this.downloadVariations(e)}, t('download_sgf_vars'))),
+            onclick: e => this.downloadVariations(e)}, t('download_sgf_vars')),
+          el('a', {id: 'analyse-link', href: '#/analysis/game/' + this.id, hidden: true}, t('analyse_game'))),
         el('section', {class: 'card'}, el('h3', {id: 'moves-title'}, t('moves')),
           el('ol', {id: 'moves', class: 'moves', tabindex: '0', 'aria-labelledby': 'moves-title'})),
         el('section', {class: 'card chat'}, el('h3', {}, t('chat')),
@@ -417,6 +418,7 @@ export class GameView {
     const g = this.g
     if (!$('#board')) return
     if (!g) { $('#status').textContent = t('loading'); return }
+    $('#analyse-link').hidden = g.phase !== 'over'
     const you = g.you || null
     const size = g.size
     const live = this.viewN === null
