@@ -332,7 +332,6 @@ static void on_closed(void *ctx, net_conn *conn)
     if (!c || c->closed)
         return;
     game_client_gone(s, c);
-    analysis_client_gone(s, c);
     quickmatch_client_gone(s, c);
     analysis_client_gone(s, c);
     session_closed(s, c);

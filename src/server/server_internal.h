@@ -302,7 +302,6 @@ struct server {
     uint64_t moves, commits, commit_failures, requests, store_reads;
     uint64_t races_lost;        /* writes another node's came before */
     uint64_t notes_heard;       /* what other nodes told */
-    struct analyses *analyses;  /* analysis with the engine (server_analysis.c); NULL: none */
     struct quickmatch *quickmatch; /* the seeks (server_quickmatch.c); NULL until the first */
     struct analyses *analyses;  /* analysis with the engine (server_analysis.c); NULL: none */
 };
