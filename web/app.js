@@ -24,6 +24,7 @@ try { S.token = localStorage.getItem('tengen.token') } catch (e) { /* ignore */ 
 
 export const conn = new Conn()
 registerGameEvents(conn)
+registerQuickMatch(conn, () => S.user)
 registerAnalysisEvents(conn)
 registerQuickMatch(conn, () => S.user)
 

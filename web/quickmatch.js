@@ -79,6 +79,9 @@ export function quickMatchCard(user) {
   const rated = check('qm-rated', t('rated'), !user.guest,
     user.guest ? {disabled: true, title: t('qm_guest_unrated')} : {})
   const handicap = check('qm-handicap', t('qm_handicap'), true, {title: t('qm_handicap_help')})
+  // a rated match is always even (the server rates even games only)
+  const syncHandicap = () => { $('#qm-handicap', handicap).disabled = $('#qm-rated', rated).checked }
+  rated.addEventListener('change', syncHandicap)
   const gap = el('select', {id: 'qm-gap'},
     GAPS.map(g => el('option', {value: g}, g === 40 ? t('qm_any_rank') : t('qm_ranks', {n: g}))))
   gap.value = '9'
@@ -107,11 +110,13 @@ export function quickMatchCard(user) {
   }},
   el('h2', {}, t('quick_match')),
   el('p', {class: 'hint'}, t('qm_help')),
-  el('div', {class: 'field'}, el('span', {}, t('board_size')), ...sizes),
-  el('div', {class: 'field'}, el('span', {}, t('qm_speed')), ...speeds),
-  rated, handicap,
-  el('label', {class: 'field'}, el('span', {}, t('qm_gap')), gap),
+  el('fieldset', {class: 'settings'},
+    el('div', {class: 'field', role: 'group'}, el('span', {}, t('board_size')), ...sizes),
+    el('div', {class: 'field', role: 'group'}, el('span', {}, t('qm_speed')), ...speeds),
+    el('div', {class: 'field'}, el('span', {}, t('qm_game')), rated, handicap,
+      el('label', {class: 'field'}, el('span', {}, t('qm_gap')), gap))),
   el('button', {id: 'qm-seek', type: 'submit'}, t('qm_seek')),
   err)
+  syncHandicap()
   return form
 }
