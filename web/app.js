@@ -24,7 +24,6 @@ try { S.token = localStorage.getItem('tengen.token') } catch (e) { /* ignore */ 
 
 export const conn = new Conn()
 registerGameEvents(conn)
-registerQuickMatch(conn, () => S.user)
 registerAnalysisEvents(conn)
 registerQuickMatch(conn, () => S.user)
 
