@@ -279,7 +279,8 @@ static void *worker(void *arg)
         job->next = p->done;
         p->done = job;
         pthread_mutex_unlock(&p->lock);
-        if (p->wake)
+        /* stopping: the loop is closing and takes no more answers */
+        if (p->wake && !atomic_load(&p->stop))
             net_wake(p->wake);
     }
     return NULL;

@@ -359,6 +359,8 @@ static int collect(server *s)
 static void on_wake(void *ctx)
 {
     server *s = ctx;
+    if (!s->db) /* stopping: the store's threads are gone */
+        return;
     collect(s);
     nodes_heard(s);
     game_engine_answers(s);
@@ -555,6 +557,7 @@ void server_free(server *s)
         collect(s);
     }
     store_async_free(s->db);
+    s->db = NULL; /* a wake-up still pending in net_free finds no store */
     nodes_free(s);
     if (s->net)
         http_release_all(s);
