@@ -20,7 +20,8 @@
 //   (ANALYSIS_PLAYOUTS=N for another budget than 30 a position).
 //
 // Usage: node analysis.js (env TENGEN_BIN, TENGEN_SOURCE_DIR; CHROMIUM
-// overrides /usr/bin/chromium; TENGEN_WEB_DIR=web serves the page from disk).
+// overrides /usr/bin/chromium; TENGEN_WEB_DIR=web serves the page from disk;
+// TENGEN_DB_URL=postgresql://... runs the server on PostgreSQL).
 'use strict'
 
 const assert = require('assert')
@@ -73,7 +74,8 @@ async function startServer() {
   const port = await freePort()
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tengen-analysis-'))
   const listen = `127.0.0.1:${port}`
-  const args = ['serve', '--listen', listen, '--db', path.join(tmpDir, 't.db'), '--analysis-playouts', process.env.ANALYSIS_PLAYOUTS || '30']
+  const db = process.env.TENGEN_DB_URL || path.join(tmpDir, 't.db')
+  const args = ['serve', '--listen', listen, '--db', db, '--analysis-playouts', process.env.ANALYSIS_PLAYOUTS || '30']
   if (process.env.TENGEN_WEB_DIR) args.push('--web', path.resolve(process.env.TENGEN_WEB_DIR))
   server = spawn(TENGEN, args, {stdio: ['ignore', 'pipe', 'pipe']})
   const onData = d => { serverLog = (serverLog + d.toString()).slice(-100000) }
