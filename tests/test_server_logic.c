@@ -684,6 +684,208 @@ static void test_documents(void **state)
     store_close(st);
 }
 
+/* ---- a tournament in the server (issue 52) ------------------------------------------ */
+
+/* The tournament as the API shows it. */
+static json_t *tour_view(server *s, json_int_t id)
+{
+    uint64_t dep = 0;
+    json_t *v = tournament_view(s, id, &dep);
+    assert_non_null(v);
+    return v;
+}
+
+static json_t *board_of(json_t *view, int round, int board)
+{
+    json_t *games = json_object_get(json_array_get(json_object_get(view, "rounds_list"), (size_t)round - 1), "games");
+    return json_array_get(games, (size_t)board - 1);
+}
+
+static peer *peer_named(peer *ps, const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], name))
+            return &ps[i];
+    fail_msg("no peer %s", name);
+    return NULL;
+}
+
+/* The player of round/board playing colour ("black", "white") resigns. */
+static void tour_resign(server *s, json_t *view, int round, int board, const char *colour, peer *ps,
+                        const char *const *names, int id)
+{
+    json_t *g = board_of(view, round, board);
+    peer *p = peer_named(ps, names, 4, json_string_value(json_object_get(g, colour)));
+    say(s, p, "{\"type\":\"game.resign\",\"id\":%d,\"game\":%lld}", id,
+        (long long)json_integer_value(json_object_get(g, "game")));
+    assert_true(answered_ok(p, id, NULL));
+}
+
+static void test_tournament(void **state)
+{
+    (void)state;
+    char db[256];
+    db_path(db, sizeof db, 10);
+    server *s = start(db, false);
+    const char *names[4] = {"ana", "bo", "cy", "di"}, *ranks[4] = {"3k", "5k", "1d", "2k"};
+    peer ps[4], g = connect_peer("10.0.0.9");
+    json_t *m = NULL;
+    for (int i = 0; i < 4; i++) {
+        char addr[16];
+        snprintf(addr, sizeof addr, "10.0.0.%d", i + 1);
+        ps[i] = connect_peer(addr);
+        say(s, &ps[i], "{\"type\":\"register\",\"id\":1,\"name\":\"%s\",\"password\":\"correct horse\"}", names[i]);
+        assert_true(answered_ok(&ps[i], 1, NULL));
+    }
+    say(s, &g, "{\"type\":\"guest\",\"id\":1}");
+    /* a guest cannot organise; a bad system is refused with its reason */
+    say(s, &g, "{\"type\":\"tournament.create\",\"id\":2,\"settings\":{\"name\":\"x\"}}");
+    assert_false(answered_ok(&g, 2, NULL));
+    say(s, &ps[0], "{\"type\":\"tournament.create\",\"id\":2,\"settings\":{\"name\":\"x\",\"system\":\"knockout\"}}");
+    assert_false(answered_ok(&ps[0], 2, &m));
+    assert_string_equal(json_string_value(json_object_get(m, "code")), "bad_request");
+    say(s, &ps[0], "{\"type\":\"tournament.create\",\"id\":3,\"settings\":{\"name\":\"Club cup\",\"system\":\"swiss\","
+                   "\"rounds\":3,\"games\":{\"size\":9,\"absence_s\":10}}}");
+    assert_true(answered_ok(&ps[0], 3, &m));
+    json_int_t t = json_integer_value(json_object_get(m, "tournament"));
+    assert_true(t > 0);
+    /* registration: a rank is needed while a rating is not established */
+    say(s, &ps[1], "{\"type\":\"tournament.join\",\"id\":4,\"tournament\":%lld}", (long long)t);
+    assert_false(answered_ok(&ps[1], 4, NULL));
+    for (int i = 0; i < 4; i++) {
+        say(s, &ps[i], "{\"type\":\"tournament.join\",\"id\":5,\"tournament\":%lld,\"rank\":\"%s\"}", (long long)t, ranks[i]);
+        assert_true(answered_ok(&ps[i], 5, NULL));
+    }
+    say(s, &g, "{\"type\":\"tournament.join\",\"id\":5,\"tournament\":%lld,\"rank\":\"1k\"}", (long long)t);
+    assert_false(answered_ok(&g, 5, NULL));
+    /* only the organiser pairs */
+    say(s, &ps[1], "{\"type\":\"tournament.pair\",\"id\":6,\"tournament\":%lld}", (long long)t);
+    assert_false(answered_ok(&ps[1], 6, &m));
+    assert_string_equal(json_string_value(json_object_get(m, "code")), "forbidden");
+
+    /* round 1: a resignation, and a board where nobody comes: both lose */
+    say(s, &ps[0], "{\"type\":\"tournament.pair\",\"id\":7,\"tournament\":%lld}", (long long)t);
+    assert_true(answered_ok(&ps[0], 7, NULL));
+    say(s, &ps[0], "{\"type\":\"tournament.start\",\"id\":8,\"tournament\":%lld}", (long long)t);
+    assert_true(answered_ok(&ps[0], 8, &m));
+    assert_int_equal(json_integer_value(json_object_get(m, "games")), 2);
+    json_t *v = tour_view(s, t);
+    assert_string_equal(json_string_value(json_object_get(v, "state")), "running");
+    live *lv2 = live_get(s, json_integer_value(json_object_get(board_of(v, 1, 2), "game")));
+    assert_non_null(lv2);
+    assert_int_equal(lv2->r->tour, t);
+    assert_int_equal(lv2->r->tour_round, 1);
+    assert_int_equal(lv2->r->tour_board, 2);
+    /* a tournament game is not the players' to cancel */
+    peer *b2 = peer_named(ps, names, 4, json_string_value(json_object_get(board_of(v, 1, 2), "black")));
+    say(s, b2, "{\"type\":\"game.cancel\",\"id\":9,\"game\":%lld}", (long long)lv2->r->id);
+    assert_false(answered_ok(b2, 9, NULL));
+    tour_resign(s, v, 1, 1, "black", ps, names, 10);
+    tick_if_due(s, lv2, lv2->r->settings.absence_ms + 1); /* the lateness delay is over */
+    turn_end(s);
+    server_settle(s);
+    json_decref(v);
+    v = tour_view(s, t);
+    assert_string_equal(json_string_value(json_object_get(board_of(v, 1, 1), "result")), "W+R");
+    assert_string_equal(json_string_value(json_object_get(board_of(v, 1, 2), "result")), "BL");
+
+    /* round 2: the organiser rules both lose on board 1 (the game's end
+     * later changes nothing); board 2 by resignation */
+    say(s, &ps[0], "{\"type\":\"tournament.pair\",\"id\":11,\"tournament\":%lld}", (long long)t);
+    assert_true(answered_ok(&ps[0], 11, NULL));
+    say(s, &ps[0], "{\"type\":\"tournament.start\",\"id\":12,\"tournament\":%lld}", (long long)t);
+    assert_true(answered_ok(&ps[0], 12, NULL));
+    say(s, &ps[0], "{\"type\":\"tournament.result\",\"id\":13,\"tournament\":%lld,\"round\":2,\"board\":1,"
+                   "\"result\":\"both-lose\",\"note\":\"both consulted a phone\"}", (long long)t);
+    assert_true(answered_ok(&ps[0], 13, NULL));
+    json_decref(v);
+    v = tour_view(s, t);
+    tour_resign(s, v, 2, 1, "white", ps, names, 14);
+    tour_resign(s, v, 2, 2, "white", ps, names, 15);
+    json_decref(v);
+    v = tour_view(s, t);
+    assert_string_equal(json_string_value(json_object_get(board_of(v, 2, 1), "result")), "BL");
+    assert_string_equal(json_string_value(json_object_get(board_of(v, 2, 2), "result")), "B+R");
+    /* no pairing repeats a game of the rounds before */
+    json_t *seen = json_object();
+    for (int r = 1; r <= 2; r++)
+        for (int k = 1; k <= 2; k++) {
+            const char *bn = json_string_value(json_object_get(board_of(v, r, k), "black")),
+                       *wn = json_string_value(json_object_get(board_of(v, r, k), "white"));
+            char key[80];
+            snprintf(key, sizeof key, "%s-%s", strcmp(bn, wn) < 0 ? bn : wn, strcmp(bn, wn) < 0 ? wn : bn);
+            assert_null(json_object_get(seen, key));
+            json_object_set_new(seen, key, json_true());
+        }
+    json_decref(seen);
+
+    /* round 3 to the end */
+    say(s, &ps[0], "{\"type\":\"tournament.pair\",\"id\":16,\"tournament\":%lld}", (long long)t);
+    assert_true(answered_ok(&ps[0], 16, NULL));
+    say(s, &ps[0], "{\"type\":\"tournament.start\",\"id\":17,\"tournament\":%lld}", (long long)t);
+    assert_true(answered_ok(&ps[0], 17, NULL));
+    json_decref(v);
+    v = tour_view(s, t);
+    tour_resign(s, v, 3, 1, "black", ps, names, 18);
+    tour_resign(s, v, 3, 2, "black", ps, names, 19);
+    json_decref(v);
+    v = tour_view(s, t);
+    assert_string_equal(json_string_value(json_object_get(v, "state")), "finished");
+    say(s, &ps[0], "{\"type\":\"tournament.pair\",\"id\":20,\"tournament\":%lld}", (long long)t);
+    assert_false(answered_ok(&ps[0], 20, NULL));
+    /* the standings: four players; the wins are the games won (1 + 1 + 2) */
+    json_t *st = json_object_get(v, "standings");
+    assert_int_equal(json_array_size(st), 4);
+    int wins = 0;
+    for (size_t i = 0; i < 4; i++)
+        wins += (int)json_integer_value(json_object_get(json_array_get(st, i), "wins"));
+    assert_int_equal(wins, 4);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(st, 0), "place")), 1);
+    assert_int_equal(json_array_size(json_object_get(v, "corrections")), 0);
+    char *before = json_dumps(json_object_get(v, "standings"), JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(v);
+
+    /* a correction by the organiser is logged */
+    say(s, &ps[0], "{\"type\":\"tournament.result\",\"id\":21,\"tournament\":%lld,\"round\":1,\"board\":1,"
+                   "\"result\":\"B+A\",\"note\":\"appeal upheld\"}", (long long)t);
+    assert_true(answered_ok(&ps[0], 21, NULL));
+    v = tour_view(s, t);
+    assert_int_equal(json_array_size(json_object_get(v, "corrections")), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(v, "corrections"), 0), "note")),
+                        "appeal upheld");
+    char *after = json_dumps(json_object_get(v, "standings"), JSON_COMPACT | JSON_SORT_KEYS);
+    json_int_t version = json_integer_value(json_object_get(v, "version"));
+    json_decref(v);
+    assert_string_not_equal(before, after);
+    free(before);
+
+    /* all of it was stored: a new server holds the same tournament */
+    for (int i = 0; i < 4; i++)
+        drop(&ps[i]);
+    drop(&g);
+    server_free(s);
+    s = start(db, false);
+    v = tour_view(s, t);
+    char *again = json_dumps(json_object_get(v, "standings"), JSON_COMPACT | JSON_SORT_KEYS);
+    assert_string_equal(after, again);
+    assert_int_equal(json_integer_value(json_object_get(v, "version")), version);
+    assert_string_equal(json_string_value(json_object_get(v, "state")), "finished");
+    free(after);
+    free(again);
+    json_decref(v);
+    const char *type = NULL;
+    uint64_t dep;
+    char *html = tournament_export(s, t, "standings.html", &type, &dep);
+    assert_non_null(html);
+    assert_non_null(strstr(html, "Club cup"));
+    free(html);
+    char *xml = tournament_export(s, t, "opengotha.xml", &type, &dep);
+    assert_non_null(xml);
+    assert_non_null(strstr(xml, "<Tournament"));
+    free(xml);
+    server_free(s);
+}
+
 /* ---- PostgreSQL: connections lost and made again -------------------------------- */
 
 static void pause_ms(long ms)
@@ -795,6 +997,7 @@ int main(void)
         cmocka_unit_test(test_challenges_survive_a_restart),
         cmocka_unit_test(test_rated_games),
         cmocka_unit_test(test_documents),
+        cmocka_unit_test(test_tournament),
         cmocka_unit_test(test_pg_connections_lost_and_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

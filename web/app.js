@@ -9,6 +9,7 @@ import {GameView, registerGameEvents} from './game.js'
 import {analysisRoute, registerAnalysisEvents} from './analysis.js'
 import {rulesName, timeWords} from './count.js'
 import {registerQuickMatch, quickMatchCard} from './quickmatch.js'
+import {TournamentsView, TournamentView} from './tournament.js'
 
 const PRESETS = ['chinese', 'japanese', 'korean', 'aga', 'new-zealand', 'tromp-taylor', 'ancient', 'free-opening']
 const SYSTEMS = ['none', 'absolute', 'byoyomi', 'canadian', 'periods', 'fischer', 'simple']
@@ -24,8 +25,8 @@ try { S.token = localStorage.getItem('tengen.token') } catch (e) { /* ignore */ 
 
 export const conn = new Conn()
 registerGameEvents(conn)
-registerAnalysisEvents(conn)
 registerQuickMatch(conn, () => S.user)
+registerAnalysisEvents(conn)
 
 function saveToken(tok) {
   S.token = tok || null
@@ -67,6 +68,7 @@ function renderHeader() {
   h.appendChild(el('a', {href: '#/', id: 'nav-lobby', class: 'brand'}, t('title')))
   h.appendChild(el('a', {href: '#/', class: 'nav'}, t('lobby')))
   h.appendChild(el('a', {href: '#/analysis', id: 'nav-analysis', class: 'nav'}, t('an_nav')))
+  h.appendChild(el('a', {href: '#/tournaments', class: 'nav', id: 'nav-tournaments'}, t('tournaments')))
   const auth = el('div', {id: 'auth', 'data-user': S.user ? S.user.name : null})
   if (S.user) {
     auth.appendChild(el('span', {class: 'who'}, t('signed_in_as'), ' ',
@@ -464,6 +466,10 @@ conn.on('lobby.update', m => {
   if (S.view instanceof LobbyView) S.view.renderLists()
 })
 
+conn.on('tournament.update', m => {
+  if (S.view && S.view.tournamentUpdate) S.view.tournamentUpdate(m)
+})
+
 // ---------------------------------------------------------------- player page
 
 class PlayerView {
@@ -578,6 +584,8 @@ function route() {
   if ((m = /^#\/game\/(\d+)$/.exec(h))) S.view = new GameView(parseInt(m[1], 10), {S, conn, playerLink, showError})
   else if ((m = /^#\/player\/(.+)$/.exec(h))) S.view = new PlayerView(decodeURIComponent(m[1]))
   else if (/^#\/analysis/.test(h)) S.view = analysisRoute(h, {S, conn}) || new LobbyView()
+  else if (h === '#/tournaments') S.view = new TournamentsView({S, conn, showError})
+  else if ((m = /^#\/tournament\/(\d+)$/.exec(h))) S.view = new TournamentView(parseInt(m[1], 10), {S, conn, playerLink, showError})
   else S.view = new LobbyView()
   document.body.dataset.route = h
   // a new view opens at its top (a game at its board), wherever the last was scrolled

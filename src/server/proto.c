@@ -16,7 +16,9 @@ static const char *const type_names[P_TYPE_COUNT_] = {
     "challenge.create", "challenge.cancel", "challenge.accept", "engine.play",
     "game.watch", "game.unwatch", "game.move", "game.place", "game.resign", "game.toggle",
     "game.accept", "game.concede", "game.request", "game.answer", "game.cancel", "game.claim",
-    "game.chat", "game.predict", "match.seek", "match.cancel"};
+    "game.chat", "game.predict", "match.seek", "match.cancel",
+    "tournament.create", "tournament.join", "tournament.leave", "tournament.pair",
+    "tournament.start", "tournament.result"};
 
 const char *proto_type_name(proto_type t) { return t < P_TYPE_COUNT_ ? type_names[t] : "?"; }
 
@@ -78,6 +80,24 @@ static int parse_body(json_t *root, proto_request *r, char *err, size_t errlen)
     case P_CHALLENGE_CREATE:
         return U("{s:s, s?I, s?o, s?s}", "type", &t, "id", &id, "settings", &r->settings,
                  "opponent", &r->opponent);
+    case P_TOUR_CREATE: /* the settings are checked by the tournament */
+        return U("{s:s, s?I, s:o}", "type", &t, "id", &id, "settings", &r->settings);
+    case P_TOUR_JOIN:
+        return U("{s:s, s?I, s:I, s?s}", "type", &t, "id", &id, "tournament", &r->tournament, "rank",
+                 &r->rank);
+    case P_TOUR_LEAVE:
+    case P_TOUR_START:
+        return U("{s:s, s?I, s:I}", "type", &t, "id", &id, "tournament", &r->tournament);
+    case P_TOUR_PAIR:
+        if (U("{s:s, s?I, s:I, s?b}", "type", &t, "id", &id, "tournament", &r->tournament, "by_lot",
+              &accept) != 0)
+            return -1;
+        r->by_lot = accept != 0;
+        return 0;
+    case P_TOUR_RESULT:
+        return U("{s:s, s?I, s:I, s:I, s:I, s:s, s?s}", "type", &t, "id", &id, "tournament",
+                 &r->tournament, "round", &r->round, "board", &r->board, "result", &r->result, "note",
+                 &r->note);
     case P_MATCH_SEEK: /* the preferences are checked by the quick match */
         return U("{s:s, s?I, s?o}", "type", &t, "id", &id, "seek", &r->seek);
     case P_CHALLENGE_CANCEL:

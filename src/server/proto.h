@@ -23,6 +23,7 @@ typedef enum proto_type {
     P_WATCH, P_UNWATCH, P_MOVE, P_PLACE, P_RESIGN, P_TOGGLE, P_ACCEPT, P_CONCEDE,
     P_REQUEST, P_ANSWER, P_CANCEL, P_CLAIM, P_CHAT, P_PREDICT,
     P_MATCH_SEEK, P_MATCH_CANCEL,
+    P_TOUR_CREATE, P_TOUR_JOIN, P_TOUR_LEAVE, P_TOUR_PAIR, P_TOUR_START, P_TOUR_RESULT,
     P_TYPE_COUNT_
 } proto_type;
 
@@ -36,6 +37,9 @@ typedef struct proto_request {
     json_t *settings;          /* borrowed from root, or NULL */
     json_t *points;            /* borrowed: an array */
     json_t *seek;              /* borrowed: match.seek's preferences, or NULL */
+    int64_t tournament, round, board; /* tournament.* */
+    const char *rank, *result, *note;
+    bool by_lot;               /* tournament.pair: earlier games without a result by lot (T2) */
     int64_t challenge, game;
     bool has_n;
     int64_t n;

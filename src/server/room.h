@@ -128,6 +128,8 @@ struct room {
     char rank[3][12];                /* the players' ranks when the game began ("" unknown) */
     char engine[3][ROOM_NAME_MAX];   /* the engine's name, "" for a person */
     char nigiri[160];                /* the draw, when there was one */
+    int64_t tour;                    /* a tournament's game: its id (0: none), round, board */
+    int tour_round, tour_board;
     tg_game *game;
     tg_control ctl;
     room_phase phase;
@@ -223,6 +225,8 @@ json_t *room_clock_json(const room *r, int64_t now);
 void room_board_string(const room *r, char *out);
 /* The game summary of the lobby and the API. */
 json_t *room_summary_json(const room *r);
+/* A tournament's game: {"id", "round", "board"}. */
+json_t *room_tour_json(const room *r);
 /* Whether its result changes ratings: two accounts (no guest, no engine),
  * an even game, and not made "rated": false. */
 bool room_rated(const room *r);

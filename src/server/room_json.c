@@ -350,6 +350,11 @@ static void result_texts(const room *r, char *re, size_t relen, char *en, char *
     tg_result_to_sgf(result, re, relen);
     tg_result_stated(tg_game_rules(r->game), result, false, en, len);
     tg_result_stated(tg_game_rules(r->game), result, true, zh, len);
+    if (r->tour && result->kind == TG_RESULT_NO_RESULT && strcmp(r->reason, "absence") == 0) {
+        /* a tournament counts the game for neither (T3, R8) */
+        snprintf(en, len, "Both players absent: both lose");
+        snprintf(zh, len, "双方缺席，双负");
+    }
 }
 
 bool room_rated(const room *r)
@@ -358,6 +363,12 @@ bool room_rated(const room *r)
         if (r->engine[c][0] || r->user[c] <= 0 || strncasecmp(r->name[c], "guest-", 6) == 0)
             return false;
     return !r->settings.unrated && r->settings.handicap == 0;
+}
+
+json_t *room_tour_json(const room *r)
+{
+    return json_pack("{s:I, s:i, s:i}", "id", (json_int_t)r->tour, "round", r->tour_round, "board",
+                     r->tour_board);
 }
 
 json_t *room_summary_json(const room *r)
@@ -376,6 +387,8 @@ json_t *room_summary_json(const room *r)
     for (tg_color c = TG_BLACK; o && c <= TG_WHITE; c++)
         if (r->rank[c][0])
             json_object_set_new(o, c == TG_BLACK ? "black_rank" : "white_rank", json_string(r->rank[c]));
+    if (o && r->tour)
+        json_object_set_new(o, "tournament", room_tour_json(r));
     return o;
 }
 
@@ -520,6 +533,8 @@ json_t *room_state_json(const room *r, tg_color you, int64_t now)
         player_json(r, TG_WHITE), "nigiri", r->nigiri[0] ? json_string(r->nigiri) : json_null(), "phase", room_phase_name(r->phase),
         "paused", r->paused, "to_move", color_name(tg_game_to_move(r->game)));
     json_object_set_new(g, "moves", moves_json(r));
+    if (r->tour)
+        json_object_set_new(g, "tournament", room_tour_json(r));
     json_object_set_new(g, "setup", setup_json(r));
     json_object_set_new(g, "board", json_string(board));
     json_object_set_new(g, "captures", json_pack("{s:i, s:i}", "black", b->captures[TG_BLACK],

@@ -215,6 +215,12 @@ static void dispatch(server *s, client *c, const proto_request *rq)
     case P_ENGINE_PLAY: return lobby_handle(s, c, rq);
     case P_MATCH_SEEK:
     case P_MATCH_CANCEL: return quickmatch_handle(s, c, rq);
+    case P_TOUR_CREATE:
+    case P_TOUR_JOIN:
+    case P_TOUR_LEAVE:
+    case P_TOUR_PAIR:
+    case P_TOUR_START:
+    case P_TOUR_RESULT: return tournament_handle(s, c, rq);
     default: return game_handle(s, c, rq);
     }
 }
@@ -334,6 +340,7 @@ static void on_closed(void *ctx, net_conn *conn)
     game_client_gone(s, c);
     quickmatch_client_gone(s, c);
     analysis_client_gone(s, c);
+    quickmatch_client_gone(s, c);
     session_closed(s, c);
     c->closed = true;
     c->conn = NULL;
@@ -470,7 +477,8 @@ server *server_new(const server_config *cfg, char *err, size_t errlen)
     s->next_challenge = max_challenge;
     if (!nodes_start(s, wake_loop, err, errlen))
         goto fail;
-    if (!games_restore(s, err, errlen) || !lobby_restore(s, err, errlen))
+    if (!games_restore(s, err, errlen) || !lobby_restore(s, err, errlen) ||
+        !tournaments_restore(s, err, errlen))
         goto fail;
     s->lag_timer = net_timer_new(s->net, on_lag_timer, s);
     s->sweep_timer = net_timer_new(s->net, on_sweep_timer, s);
@@ -529,6 +537,7 @@ void server_free(server *s)
     games_free(s);
     lobby_free(s);
     quickmatch_free(s);
+    tournaments_free(s);
     turn_end(s);
     int64_t key;
     void *v;

@@ -177,7 +177,8 @@ static bool finish_in_batch(server *s, live *lv)
     tg_result_to_sgf(tg_game_result(lv->r->game), re, sizeof re);
     return batch_finish(s, lv, re, tg_game_move_count(lv->r->game), game_sgf_live(lv),
                         final_state_text(s, lv)) &&
-           (!room_seats_swapped(lv->r) || batch_swap(s, lv)) && game_rate(s, lv, re);
+           (!room_seats_swapped(lv->r) || batch_swap(s, lv)) && game_rate(s, lv, re) &&
+           tournament_game_over(s, lv);
 }
 
 void swap_engines(live *lv)
@@ -449,7 +450,12 @@ room *game_replay(store *db, const store_game *g, engine_spec e[3])
         r = room_new(g->id, &st);
     if (r) {
         fill_players(r, g);
-        json_t *ranks = json_object_get(wrap, "ranks");
+        json_t *ranks = json_object_get(wrap, "ranks"), *tour = json_object_get(wrap, "tournament");
+        if (json_is_object(tour)) {
+            r->tour = json_integer_value(json_object_get(tour, "id"));
+            r->tour_round = (int)json_integer_value(json_object_get(tour, "round"));
+            r->tour_board = (int)json_integer_value(json_object_get(tour, "board"));
+        }
         for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
             const char *rank = json_string_value(json_object_get(ranks, c == TG_BLACK ? "black" : "white"));
             snprintf(r->rank[c], sizeof r->rank[c], "%s", rank ? rank : "");
@@ -523,6 +529,14 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
                  int64_t white, const char *white_name, const char *nigiri,
                  const engine_spec engines[3], const char *const ranks[3], char *err, size_t errlen)
 {
+    return game_start_for(s, settings, black, black_name, white, white_name, nigiri, engines, ranks, NULL,
+                          err, errlen);
+}
+
+live *game_start_for(server *s, const room_settings *settings, int64_t black, const char *black_name,
+                     int64_t white, const char *white_name, const char *nigiri, const engine_spec engines[3],
+                     const char *const ranks[3], const int64_t link[3], char *err, size_t errlen)
+{
     char rank[3][12];
     for (tg_color c = TG_BLACK; c <= TG_WHITE; c++) {
         int64_t user = c == TG_BLACK ? black : white;
@@ -553,6 +567,9 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
     if (wrap && (rank[TG_BLACK][0] || rank[TG_WHITE][0]))
         json_object_set_new(wrap, "ranks", json_pack("{s:s, s:s}", "black", rank[TG_BLACK], "white",
                                                      rank[TG_WHITE]));
+    if (wrap && link)
+        json_object_set_new(wrap, "tournament", json_pack("{s:I, s:I, s:I}", "id", (json_int_t)link[0], "round",
+                                                          (json_int_t)link[1], "board", (json_int_t)link[2]));
     g.settings_json = wrap ? json_dumps(wrap, JSON_COMPACT) : NULL;
     json_decref(wrap);
     room *r = g.settings_json ? room_new(g.id, settings) : NULL;
@@ -568,6 +585,11 @@ live *game_start(server *s, const room_settings *settings, int64_t black, const 
     free(g.settings_json);
     fill_players(r, &g);
     memcpy(r->rank, rank, sizeof r->rank);
+    if (link) {
+        r->tour = link[0];
+        r->tour_round = (int)link[1];
+        r->tour_board = (int)link[2];
+    }
     memcpy(lv->engine, engines, sizeof lv->engine);
     lv->home = true;
     lv->offset_ms = server_now_ms();

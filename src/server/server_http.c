@@ -501,6 +501,35 @@ static void api(server *s, const char *path, const char *query, net_http_respons
             api_error(j, 400, "bad_request", "a game is /api/games/ID[/sgf]");
             read = false;
         }
+    } else if (strcmp(path, "/api/tournaments") == 0) {
+        api_json(j, 200, json_pack("{s:o}", "tournaments", tournament_list(s)));
+        read = false;
+    } else if (strncmp(path, "/api/tournaments/", 17) == 0) {
+        int64_t id = path_id(path + 17, &rest);
+        read = false;
+        if (id > 0 && strcmp(rest, "") == 0) {
+            json_t *view = tournament_view(s, id, &j->dep);
+            if (view)
+                api_json(j, 200, json_pack("{s:o}", "tournament", view));
+            else
+                api_error(j, 404, "not_found", "no such tournament");
+        } else if (id > 0 && rest[0] == '/') {
+            const char *type = NULL;
+            char *text = tournament_export(s, id, rest + 1, &type, &j->dep);
+            if (text) {
+                j->body = text;
+                j->status = 200;
+                j->content_type = type;
+                if (strcmp(rest + 1, "standings.html") != 0)
+                    snprintf(j->disposition, sizeof j->disposition,
+                             "attachment; filename=\"tengen-tournament-%lld-%s\"", (long long)id, rest + 1);
+            } else {
+                api_error(j, 404, "not_found",
+                          "a tournament is /api/tournaments/ID[/standings.html|opengotha.xml|egf.txt|aga.txt|tournament.json]");
+            }
+        } else {
+            api_error(j, 400, "bad_request", "a tournament is /api/tournaments/ID");
+        }
     } else if (strncmp(path, "/api/players/", 13) == 0) {
         j->kind = A_PLAYER;
         snprintf(j->name, sizeof j->name, "%s", path + 13);

@@ -152,7 +152,7 @@ bool grow_array(void **items, int *cap, int count, size_t elem);
 
 /* ---- the turn: one batch of game writes (server_turn.c) ---- */
 
-typedef enum write_kind { W_EVENT, W_GAME_ADD, W_FINISH, W_SWAP, W_CHALLENGE_REMOVE, W_RATE } write_kind;
+typedef enum write_kind { W_EVENT, W_GAME_ADD, W_FINISH, W_SWAP, W_CHALLENGE_REMOVE, W_RATE, W_DOC } write_kind;
 
 typedef struct write_op {
     write_kind kind;
@@ -169,6 +169,11 @@ typedef struct write_op {
     int64_t at_unix_ms;
     store_rating rated[2];      /* W_RATE: their ratings after it (the writer's) */
     bool rated_done;
+    int64_t needs_doc;          /* W_GAME_ADD: a tournament's game, void when that
+                                   tournament's write in this batch loses (several nodes) */
+    char doc_kind[16];          /* W_DOC: a document written whole (store.h doc_put) */
+    int64_t doc_id, doc_version;/* W_DOC: the version it becomes (the stored must be one less) */
+    char *doc_summary, *doc_body; /* W_DOC, malloc'd */
 } write_op;
 
 typedef struct batch {
@@ -238,6 +243,25 @@ void ratings_rank_of(server *s, int64_t user, char *out, size_t len);
 void rating_rank_text(const store_rating *r, char *out, size_t len);
 json_t *rating_json(const store_rating *r);
 
+/* ---- tournaments (server_tournament.c) ---- */
+
+void tournament_handle(server *s, client *c, const proto_request *rq);
+bool tournaments_restore(server *s, char *err, size_t errlen);
+void tournaments_free(server *s);
+/* lv ended: its tournament (if any) takes the result, in the turn's batch. */
+bool tournament_game_over(server *s, live *lv);
+/* Read the tournament again from the store (another node wrote it, or a
+ * write of ours failed or lost). */
+void tournament_reread(server *s, int64_t id);
+void tournaments_reread_all(server *s);  /* notes from other nodes were missed */
+/* The writer thread: whether op's document was written by another node
+ * since this node's version (*lost).  -1: the store failed. */
+int tournament_doc_check(store *db, const write_op *op, bool *lost);
+json_t *tournament_list(server *s);
+json_t *tournament_view(server *s, int64_t id, uint64_t *dep); /* NULL: none */
+/* standings.html, opengotha.xml, egf.txt, aga.txt, tournament.json; NULL: none */
+char *tournament_export(server *s, int64_t id, const char *what, const char **content_type, uint64_t *dep);
+
 /* Histograms for /metrics: counts of values <= each bound (ms). */
 #define METRIC_BUCKETS 12
 typedef struct histogram {
@@ -304,6 +328,7 @@ struct server {
     uint64_t notes_heard;       /* what other nodes told */
     struct quickmatch *quickmatch; /* the seeks (server_quickmatch.c); NULL until the first */
     struct analyses *analyses;  /* analysis with the engine (server_analysis.c); NULL: none */
+    struct tournaments *tours;  /* server_tournament.c */
 };
 
 /* ---- server.c ---- */
@@ -376,6 +401,12 @@ bool batch_challenge_remove(server *s, challenge *ch);
 /* The challenge this turn removed makes that game: when another node took
  * the challenge first, the game is void. */
 void batch_challenge_makes(server *s, int64_t game);
+/* A document (whole) in the turn's batch: it waits for the version before
+ * it (see W_DOC); *dep becomes its epoch.  Takes summary and body. */
+bool batch_doc(server *s, const char *kind, int64_t id, int64_t version, uint64_t *dep, char *summary,
+               char *body);
+/* The game this turn made belongs to tournament tour's write. */
+void batch_game_needs_doc(server *s, int64_t game, int64_t tour);
 /* Rate lv's players by its result: Black's score 1, 0.5 or 0. */
 bool batch_rate(server *s, live *lv, double black_score);
 /* The turn is over: its batch goes to the store, the closed and the
@@ -411,6 +442,10 @@ bool games_restore(server *s, char *err, size_t errlen);
 live *game_start(server *s, const room_settings *settings, int64_t black, const char *black_name,
                  int64_t white, const char *white_name, const char *nigiri,
                  const engine_spec engines[3], const char *const ranks[3], char *err, size_t errlen);
+/* game_start for a tournament's game: link {tournament, round, board}. */
+live *game_start_for(server *s, const room_settings *settings, int64_t black, const char *black_name,
+                     int64_t white, const char *white_name, const char *nigiri, const engine_spec engines[3],
+                     const char *const ranks[3], const int64_t link[3], char *err, size_t errlen);
 void game_commit_and_announce(server *s, live *lv, const room_event *ev, room_result *res);
 /* A chat line to the watchers who may read it (players' to all,
  * spectators' to spectators), and to `also` (the sender, not watching). */

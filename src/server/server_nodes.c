@@ -225,7 +225,10 @@ static json_t *game_note(const batch *b, int64_t game)
 int nodes_notify_batch(store *db, batch *b)
 {
     for (int i = 0; i < b->ngames; i++)
-        if (!b->games[i].lost && send_note(db, game_note(b, b->games[i].id)) != 0)
+        if (!b->games[i].lost &&
+            send_note(db, b->games[i].id < 0 /* a tournament's document */
+                              ? json_pack("{s:s, s:I}", "n", b->srv->node, "t", (json_int_t)-b->games[i].id)
+                              : game_note(b, b->games[i].id)) != 0)
             return -1;
     for (int i = 0; i < b->nops; i++)
         if (b->ops[i].kind == W_CHALLENGE_REMOVE &&
@@ -600,6 +603,7 @@ static void resync(server *s)
         else
             game_recover(s, lv);
     }
+    tournaments_reread_all(s);
     resync_submit(s);
 }
 
@@ -625,13 +629,15 @@ void nodes_heard(server *s)
         }
         s->notes_heard++;
         json_t *g = json_object_get(note, "g"), *add = json_object_get(note, "c+"),
-               *gone = json_object_get(note, "c-");
+               *gone = json_object_get(note, "c-"), *tour = json_object_get(note, "t");
         if (json_is_integer(g) && json_integer_value(g) > 0)
             heard_game(s, json_integer_value(g), note);
         else if (json_is_object(add))
             heard_challenge(s, add);
         else if (json_is_integer(gone))
             heard_challenge_gone(s, json_integer_value(gone));
+        else if (json_is_integer(tour) && json_integer_value(tour) > 0)
+            tournament_reread(s, json_integer_value(tour));
         json_decref(note);
     }
     if (lost) {

@@ -213,7 +213,13 @@ static bool event_of(server *s, client *c, const proto_request *rq, live *lv, ro
             return false;
         }
         return true;
-    case P_CANCEL: ev->kind = EV_CANCEL; return true;
+    case P_CANCEL:
+        if (lv->r->tour) { /* a pairing is the organiser's to undo */
+            send_error(c, rq, "forbidden", "a tournament game cannot be cancelled: ask the organiser");
+            return false;
+        }
+        ev->kind = EV_CANCEL;
+        return true;
     case P_PREDICT:
         ev->kind = EV_PREDICT;
         if (tg_prediction_parse(rq->prediction, &ev->prediction2) != TG_OK) {

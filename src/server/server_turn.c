@@ -27,6 +27,8 @@ static void batch_free(batch *b)
         free(op->g.settings_json);
         free(op->sgf);
         free(op->state);
+        free(op->doc_summary);
+        free(op->doc_body);
     }
     free(b->ops);
     free(b->games);
@@ -60,9 +62,39 @@ static void conflict(batch *b, int64_t game)
     nodes_skip(b->srv, game);
 }
 
+/* Documents first: a tournament another node wrote since our version is
+ * not written, nor the games its change made (their ids stay unused).  A
+ * document written twice in one batch is checked once, at its first. */
+static int check_docs(store *db, batch *b)
+{
+    for (int i = 0; i < b->nops; i++) {
+        const write_op *op = &b->ops[i];
+        if (op->kind != W_DOC || conflicted(b, op->game) || nodes_skipping(b->srv, op->game))
+            continue;
+        bool seen = false;
+        for (int k = 0; k < i && !seen; k++)
+            seen = b->ops[k].kind == W_DOC && b->ops[k].game == op->game;
+        bool lost = false;
+        if (!seen && tournament_doc_check(db, op, &lost) != 0)
+            return -1;
+        if (lost)
+            conflict(b, op->game);
+    }
+    for (int i = 0; i < b->nops; i++) {
+        const write_op *op = &b->ops[i];
+        if (op->kind == W_GAME_ADD && op->needs_doc && conflicted(b, -op->needs_doc))
+            conflict(b, op->game);
+    }
+    return 0;
+}
+
 static int batch_run(store *db, store_job *job)
 {
     batch *b = (batch *)job;
+    if (check_docs(db, b) != 0) {
+        snprintf(job->error, sizeof job->error, "%s", db->ops->error(db));
+        return -1;
+    }
     for (int i = 0; i < b->nops; i++) {
         const write_op *op = &b->ops[i];
         int rc = 0;
@@ -86,6 +118,10 @@ static int batch_run(store *db, store_job *job)
             break;
         case W_SWAP: rc = db->ops->game_swap_colors(db, op->game); break;
         case W_RATE: rc = ratings_apply(db, (write_op *)op); break;
+        case W_DOC:
+            rc = db->ops->doc_put(db, op->doc_kind, op->doc_id, op->doc_summary, op->doc_body,
+                                  op->at_unix_ms);
+            break;
         case W_CHALLENGE_REMOVE:
             rc = db->ops->challenge_remove(db, op->game);
             if (rc == 1 && op->for_game) /* accepted or withdrawn elsewhere meanwhile */
@@ -133,27 +169,62 @@ uint64_t turn_epoch_now(server *s)
     return s->pending_tail ? s->pending_tail->epoch : 0;
 }
 
-static write_op *add_op(server *s, live *lv, write_kind kind)
+/* An op of the thing id (a game, or a tournament's document as -id), whose
+ * messages wait for its own epoch *dep in this batch. */
+static write_op *add_op_of(server *s, int64_t id, uint64_t *dep, int64_t *stall_from, write_kind kind)
 {
     batch *b = turn_batch(s);
     if (!b || !grow_array((void **)&b->ops, &b->ops_cap, b->nops, sizeof *b->ops))
         return NULL;
-    if (lv) {
-        bool listed = lv->dep >= b->epoch; /* an epoch of this batch's */
+    if (dep) {
+        bool listed = *dep >= b->epoch; /* an epoch of this batch's */
         if (!listed) {
             if (!grow_array((void **)&b->games, &b->games_cap, b->ngames, sizeof *b->games))
                 return NULL;
-            if (lv->dep <= s->committed && !lv->stall_from)
-                lv->stall_from = server_now_ms();
-            lv->dep = ++s->last_epoch;
-            b->games[b->ngames++] = (struct batch_game){lv->r->id, lv->dep, false};
+            if (stall_from && *dep <= s->committed && !*stall_from)
+                *stall_from = server_now_ms();
+            *dep = ++s->last_epoch;
+            b->games[b->ngames++] = (struct batch_game){id, *dep, false};
         }
     }
     write_op *op = &b->ops[b->nops++];
     memset(op, 0, sizeof *op);
     op->kind = kind;
-    op->game = lv ? lv->r->id : 0;
+    op->game = dep ? id : 0;
     return op;
+}
+
+static write_op *add_op(server *s, live *lv, write_kind kind)
+{
+    return lv ? add_op_of(s, lv->r->id, &lv->dep, &lv->stall_from, kind) : add_op_of(s, 0, NULL, NULL, kind);
+}
+
+bool batch_doc(server *s, const char *kind, int64_t id, int64_t version, uint64_t *dep, char *summary,
+               char *body)
+{
+    write_op *op = add_op_of(s, -id, dep, NULL, W_DOC);
+    if (!op) {
+        free(summary);
+        free(body);
+        return false;
+    }
+    snprintf(op->doc_kind, sizeof op->doc_kind, "%s", kind);
+    op->doc_id = id;
+    op->doc_version = version;
+    op->doc_summary = summary;
+    op->doc_body = body;
+    op->at_unix_ms = server_unix_ms();
+    return true;
+}
+
+void batch_game_needs_doc(server *s, int64_t game, int64_t tour)
+{
+    batch *b = s->open;
+    for (int i = b ? b->nops - 1 : -1; i >= 0; i--)
+        if (b->ops[i].kind == W_GAME_ADD && b->ops[i].game == game) {
+            b->ops[i].needs_doc = tour;
+            return;
+        }
 }
 
 bool batch_event(server *s, live *lv, const store_event *e)
@@ -362,9 +433,11 @@ static void recover_from(server *s, batch *failed)
     if (open)
         batch_free(open);
     for (int k = 0; k < nids; k++) {
-        live *lv = live_get(s, ids[k]);
+        live *lv = ids[k] > 0 ? live_get(s, ids[k]) : NULL;
         if (lv)
             game_recover(s, lv);
+        else if (ids[k] < 0) /* a tournament: as the store has it */
+            tournament_reread(s, -ids[k]);
     }
     store_job *reset = calloc(1, sizeof *reset);
     if (reset)
@@ -375,6 +448,10 @@ static void lost_race(server *s, int64_t game, uint64_t epoch)
 {
     s->races_lost++;
     net_drop_epoch(s->net, epoch);
+    if (game < 0) { /* a tournament another node changed first */
+        tournament_reread(s, -game);
+        return;
+    }
     live *lv = live_get(s, game);
     if (!lv)
         return;
