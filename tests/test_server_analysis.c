@@ -82,7 +82,7 @@ static void test_run_analyses_every_position(void **state)
     atomic_init(&total, 0);
     atomic_init(&stop, false);
     char *json = NULL, err[160] = "";
-    assert_int_equal(analysis_run(GAME, strlen(GAME), 40, &done, &total, &stop, &json, err, sizeof err), 0);
+    assert_int_equal(analysis_run(GAME, strlen(GAME), 0, 40, &done, &total, &stop, &json, err, sizeof err), 0);
     assert_int_equal(atomic_load(&total), 7);
     assert_int_equal(atomic_load(&done), 7);
     json_error_t e;
@@ -115,6 +115,27 @@ static void test_run_analyses_every_position(void **state)
     free(json);
 }
 
+static void test_run_last_position_alone(void **state)
+{
+    (void)state;
+    atomic_int done, total;
+    atomic_bool stop;
+    atomic_init(&done, 0);
+    atomic_init(&total, 0);
+    atomic_init(&stop, false);
+    char *json = NULL, err[160] = "";
+    assert_int_equal(analysis_run(GAME, strlen(GAME), -1, 40, &done, &total, &stop, &json, err, sizeof err), 0);
+    assert_int_equal(atomic_load(&total), 1);
+    json_error_t e;
+    json_t *doc = json_loads(json, 0, &e);
+    assert_int_equal(json_integer_value(json_object_get(doc, "first")), 6);
+    json_t *positions = json_object_get(doc, "positions");
+    assert_int_equal(json_array_size(positions), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(positions, 0), "to_move")), "black");
+    json_decref(doc);
+    free(json);
+}
+
 static void test_run_stops_when_asked(void **state)
 {
     (void)state;
@@ -124,7 +145,7 @@ static void test_run_stops_when_asked(void **state)
     atomic_init(&total, 0);
     atomic_init(&stop, true);
     char *json = NULL, err[160] = "";
-    assert_int_equal(analysis_run(GAME, strlen(GAME), 40, &done, &total, &stop, &json, err, sizeof err), -1);
+    assert_int_equal(analysis_run(GAME, strlen(GAME), 0, 40, &done, &total, &stop, &json, err, sizeof err), -1);
     assert_null(json);
     assert_string_equal(err, "stopped");
 }
@@ -164,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_check_refuses_bad_records),
         cmocka_unit_test(test_check_refuses_too_many_moves),
         cmocka_unit_test(test_run_analyses_every_position),
+        cmocka_unit_test(test_run_last_position_alone),
         cmocka_unit_test(test_run_stops_when_asked),
         cmocka_unit_test(test_pool_round_trip),
     };

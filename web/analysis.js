@@ -44,6 +44,14 @@ Object.assign(STRINGS.en, {
   an_winrate_now: 'Black {winrate}%, lead {lead}',
   an_pv_hint: 'Point at a candidate to see the engine\'s line.',
   analyse_game: 'Analyse with the engine',
+  live_title: 'The engine\'s view',
+  live_allow: 'Let spectators see the engine\'s view of this game',
+  live_allow_hint: 'Spectators see it only when both players allow it; you never see it during your game.',
+  live_not_allowed: 'The players have not allowed spectators the engine\'s view.',
+  live_show: 'Show the engine\'s view',
+  live_hide: 'Hide the engine\'s view',
+  live_waiting: 'The engine is looking at move {n}…',
+  live_at: 'After move {n}: Black {winrate}%, lead {lead}',
   an_nav: 'Analysis'
 })
 Object.assign(STRINGS.zh, {
@@ -76,6 +84,14 @@ Object.assign(STRINGS.zh, {
   an_winrate_now: '黑方 {winrate}%，领先 {lead}',
   an_pv_hint: '指向候选着可看引擎的变化。',
   analyse_game: '引擎分析',
+  live_title: '引擎视角',
+  live_allow: '允许观众看本局的引擎分析',
+  live_allow_hint: '双方都允许时观众才能看到；对局中你自己始终看不到。',
+  live_not_allowed: '对局双方未允许观众看引擎分析。',
+  live_show: '显示引擎分析',
+  live_hide: '隐藏引擎分析',
+  live_waiting: '引擎正在看第 {n} 手…',
+  live_at: '第 {n} 手后：黑方 {winrate}%，领先 {lead}',
   an_nav: '分析'
 })
 
@@ -107,6 +123,61 @@ export function mistakes(doc) {
     if (before - after >= MISTAKE_MIN) out.push({n: k, colour, drop: before - after})
   }
   return out.sort((a, b) => b.drop - a.drop).slice(0, MISTAKES)
+}
+
+// The ownership map and the candidates of a position as an SVG group for
+// the board; pointing at a candidate calls hover(candidate), leaving it
+// hover(null).
+function overlayGroup(size, pos, board, showOwnership, hover) {
+  const g = svg('g', {id: 'analysis-overlay'})
+  const X = c => 1 + c
+  if (showOwnership && pos.ownership) {
+    const own = svg('g', {id: 'ownership'})
+    for (let i = 0; i < size * size; i++) {
+      const v = (pos.ownership.charCodeAt(i) - 97 - 10) / 10
+      // a stone its own colour owns says nothing: marked are the points
+      // and the stones the other colour owns (likely dead)
+      if (Math.abs(v) < 0.2 || board[i] === (v > 0 ? 1 : 2)) continue
+      const s = 0.15 + 0.3 * Math.abs(v)
+      own.appendChild(svg('rect', {x: X(i % size) - s / 2, y: X(Math.floor(i / size)) - s / 2, width: s, height: s,
+        class: 'own ' + (v > 0 ? 'black' : 'white'), 'data-owner': v > 0 ? 'black' : 'white', opacity: 0.8}))
+    }
+    g.appendChild(own)
+  }
+  const best = pos.candidates[0]
+  for (const c of pos.candidates) {
+    const p = parseVertex(size, c.move)
+    if (!p) continue
+    const cg = svg('g', {class: 'cand' + (c === best ? ' best' : ''), 'data-candidate': c.move,
+      'data-visits': c.visits, 'data-winrate': c.winrate,
+      onmouseenter: () => hover(c), onmouseleave: () => hover(null)})
+    cg.appendChild(svg('circle', {cx: X(p[0]), cy: X(p[1]), r: 0.46}))
+    cg.appendChild(svg('text', {x: X(p[0]), y: X(p[1]) - 0.13, class: 'cand-wr', text: String(Math.round(c.winrate * 100))}))
+    cg.appendChild(svg('text', {x: X(p[0]), y: X(p[1]) + 0.2, class: 'cand-visits', text: c.visits >= 1000 ? (c.visits / 1000).toFixed(1) + 'k' : String(c.visits)}))
+    g.appendChild(cg)
+  }
+  g.appendChild(svg('g', {id: 'pv'}))
+  return g
+}
+
+// The principal variation of candidate `cand` (null: none) as numbered stones.
+function drawPvLayer(size, pos, cand) {
+  const layer = $('#pv')
+  if (!layer) return
+  clear(layer)
+  const overlay = $('#analysis-overlay')
+  if (overlay) overlay.classList.toggle('pv-shown', !!cand)
+  if (!cand) { delete layer.dataset.pv; return }
+  let colour = pos.to_move
+  layer.dataset.pv = cand.pv.join(' ')
+  cand.pv.forEach((v, k) => {
+    const p = parseVertex(size, v)
+    if (p) {
+      layer.appendChild(svg('circle', {cx: 1 + p[0], cy: 1 + p[1], r: 0.46, class: `stone ${colour}`, fill: `url(#g-${colour})`, 'data-pv-move': v}))
+      layer.appendChild(svg('text', {x: 1 + p[0], y: 1 + p[1] + 0.02, class: `num on-${colour}`, text: String(k + 1)}))
+    }
+    colour = colour === 'black' ? 'white' : 'black'
+  })
 }
 
 export class AnalysisView {
@@ -295,58 +366,12 @@ export class AnalysisView {
     if (cursor) cursor.setAttribute('x1', this.graphX(this.at)), cursor.setAttribute('x2', this.graphX(this.at))
   }
 
-  // The ownership map, the candidates and the principal variation shown.
   overlay(pos, board) {
-    const size = this.doc.size, g = svg('g', {id: 'analysis-overlay'})
-    const X = c => 1 + c
-    if (this.showOwnership && pos.ownership) {
-      const own = svg('g', {id: 'ownership'})
-      for (let i = 0; i < size * size; i++) {
-        const v = (pos.ownership.charCodeAt(i) - 97 - 10) / 10
-        // a stone its own colour owns says nothing: marked are the points
-        // and the stones the other colour owns (likely dead)
-        if (Math.abs(v) < 0.2 || board[i] === (v > 0 ? 1 : 2)) continue
-        const s = 0.15 + 0.3 * Math.abs(v)
-        own.appendChild(svg('rect', {x: X(i % size) - s / 2, y: X(Math.floor(i / size)) - s / 2, width: s, height: s,
-          class: 'own ' + (v > 0 ? 'black' : 'white'), 'data-owner': v > 0 ? 'black' : 'white', opacity: 0.8}))
-      }
-      g.appendChild(own)
-    }
-    const best = pos.candidates[0]
-    for (const c of pos.candidates) {
-      const p = parseVertex(size, c.move)
-      if (!p) continue
-      const cg = svg('g', {class: 'cand' + (c === best ? ' best' : ''), 'data-candidate': c.move,
-        'data-visits': c.visits, 'data-winrate': c.winrate,
-        onmouseenter: () => { this.pv = c; this.drawPv(pos) }, onmouseleave: () => { this.pv = null; this.drawPv(pos) }})
-      cg.appendChild(svg('circle', {cx: X(p[0]), cy: X(p[1]), r: 0.46}))
-      cg.appendChild(svg('text', {x: X(p[0]), y: X(p[1]) - 0.13, class: 'cand-wr', text: String(Math.round(c.winrate * 100))}))
-      cg.appendChild(svg('text', {x: X(p[0]), y: X(p[1]) + 0.2, class: 'cand-visits', text: c.visits >= 1000 ? (c.visits / 1000).toFixed(1) + 'k' : String(c.visits)}))
-      g.appendChild(cg)
-    }
-    g.appendChild(svg('g', {id: 'pv'}))
-    return g
+    const hover = c => { this.pv = c; this.drawPv(pos) }
+    return overlayGroup(this.doc.size, pos, board, this.showOwnership, hover)
   }
 
-  drawPv(pos) {
-    const layer = $('#pv')
-    if (!layer) return
-    clear(layer)
-    const overlay = $('#analysis-overlay')
-    if (overlay) overlay.classList.toggle('pv-shown', !!this.pv)
-    if (!this.pv) { delete layer.dataset.pv; return }
-    const size = this.doc.size
-    let colour = pos.to_move
-    layer.dataset.pv = this.pv.pv.join(' ')
-    this.pv.pv.forEach((v, k) => {
-      const p = parseVertex(size, v)
-      if (p) {
-        layer.appendChild(svg('circle', {cx: 1 + p[0], cy: 1 + p[1], r: 0.46, class: `stone ${colour}`, fill: `url(#g-${colour})`, 'data-pv-move': v}))
-        layer.appendChild(svg('text', {x: 1 + p[0], y: 1 + p[1] + 0.02, class: `num on-${colour}`, text: String(k + 1)}))
-      }
-      colour = colour === 'black' ? 'white' : 'black'
-    })
-  }
+  drawPv(pos) { drawPvLayer(this.doc.size, pos, this.pv) }
 
   drawCandidates(pos) {
     const table = $('#an-candidates')
@@ -399,11 +424,71 @@ export class AnalysisView {
   }
 }
 
+// ---------------------------------------------------------------- a live game
+
+// The engine's view of a live game's position: its spectators see it where
+// both players allow it (analysis.position), its players only say whether
+// they allow it (analysis.allow).  Called by the game page after each
+// drawing of its board.
+const liveState = {game: null, view: null, allowed: null, on: false, position: null, moves: -1, asked: -1, key: ''}
+
+export function liveAnalysis(view, board) {
+  const g = view.g, box = $('#live-analysis')
+  if (!box || !g) return
+  const st = liveState
+  st.view = view
+  if (st.game !== g.id) {
+    Object.assign(st, {game: g.id, allowed: null, on: false, position: null, moves: -1, asked: -1, key: ''})
+    view.conn.request('analysis.allow', {game: g.id}).then(r => { if (st.game === r.game) { st.allowed = r; view.update() } }, () => {})
+  }
+  if (g.phase === 'over') { box.hidden = true; return }
+  const n = g.moves.length, you = g.you || null
+  const allowed = !!(st.allowed && st.allowed.black && st.allowed.white)
+  if (!you && st.on && allowed && st.moves !== n && st.asked !== n) {
+    st.asked = n
+    view.conn.request('analysis.position', {game: g.id}).catch(e => { st.asked = -1; st.error = e.message })
+  }
+  const shown = !you && st.on && allowed && st.position && st.moves === n
+  const svgBoard = $('#board')
+  if (shown && svgBoard && svgBoard.dataset.live === '1') {
+    const size = g.size
+    svgBoard.appendChild(overlayGroup(size, st.position, board, true, c => drawPvLayer(size, st.position, c)))
+  }
+  const key = [g.id, you, JSON.stringify(st.allowed), st.on, shown ? st.moves : -1, n].join('|')
+  if (key === st.key) return
+  st.key = key
+  box.hidden = false
+  if (you) {
+    const mine = !!(st.allowed && st.allowed[you])
+    replace(box, el('h3', {}, t('live_title')),
+      el('label', {class: 'check'}, el('input', {id: 'live-allow', type: 'checkbox', checked: mine,
+        onchange: e => view.conn.request('analysis.allow', {game: g.id, allow: e.target.checked}).then(r => { st.allowed = r; view.update() }, () => {})}),
+      ' ', t('live_allow')),
+      el('p', {class: 'hint'}, t('live_allow_hint')))
+    return
+  }
+  if (!allowed) { replace(box, el('h3', {}, t('live_title')), el('p', {id: 'live-status', class: 'hint', 'data-state': 'not-allowed'}, t('live_not_allowed'))); return }
+  const pos = shown ? st.position : null
+  replace(box, el('h3', {}, t('live_title')),
+    el('button', {id: 'live-toggle', type: 'button', onclick: () => { st.on = !st.on; st.asked = -1; view.update() }}, t(st.on ? 'live_hide' : 'live_show')),
+    st.on ? el('p', {id: 'live-status', class: 'hint', 'data-state': pos ? 'shown' : 'waiting'},
+      pos ? t('live_at', {n, winrate: pct(pos.winrate), lead: signed(pos.lead)}) : t('live_waiting', {n})) : null)
+}
+
+function liveHeard(type, m) {
+  const st = liveState
+  if (m.game !== st.game || !st.view) return
+  if (type === 'analysis.allowed') st.allowed = {game: m.game, black: m.black, white: m.white}
+  else if (type === 'analysis.position') { st.position = m.position; st.moves = m.moves }
+  if (st.view.g) st.view.update()
+}
+
 // The pushes reach the view on screen (registered once, by the app).
 export function registerAnalysisEvents(conn) {
   for (const type of ['analysis.progress', 'analysis.done', 'analysis.error']) {
     conn.on(type, m => { if (current) current.heard(type, m) })
   }
+  for (const type of ['analysis.allowed', 'analysis.position']) conn.on(type, m => liveHeard(type, m))
 }
 
 // The route's view: #/analysis, #/analysis/game/ID, #/analysis/sgf/ID; null

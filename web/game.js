@@ -10,6 +10,7 @@ import {boardFromString, drawBoard, liveNumbers, parseVertex, replay, vertexName
 import {GameClock} from './clock.js'
 import {countFromServer, countLines, countPosition, optionWords, ruleOptions, rulesName, timeWords} from './count.js'
 import {Variations, sgfWithVariations} from './review.js'
+import {liveAnalysis} from './analysis.js'
 
 let current = null  // the GameView on screen, if any
 
@@ -251,6 +252,7 @@ export class GameView {
         el('div', {id: 'game-error', class: 'error', role: 'alert'}),
         el('div', {id: 'removal', class: 'card', hidden: true}),
         el('div', {id: 'result', class: 'card result', hidden: true}),
+        el('section', {id: 'live-analysis', class: 'card', hidden: true}),
         el('div', {class: 'card'},
           el('div', {id: 'info', class: 'info'}),
           el('a', {id: 'sgf', href: `/api/games/${this.id}/sgf`, download: `tengen-${this.id}.sgf`}, t('download_sgf')),
@@ -468,6 +470,7 @@ export class GameView {
     svgBoard.classList.toggle('playable', this.canPlay())
     this.updateScore(count)
     this.updateVariation()
+    liveAnalysis(this, board)
 
     // --- the players
     for (const c of ['black', 'white']) {

@@ -5,13 +5,14 @@
  * the worker thread that runs such jobs one after another.
  *
  * The document (docs/protocol.md, "Analysis"): {size, komi, black, white,
- * result, playouts, setup: [vertex], moves: [{color, move}], positions:
- * [{to_move, winrate, lead, visits, candidates: [{move, visits, winrate,
+ * result, playouts, setup: [vertex], moves: [{color, move}], first,
+ * positions: [{to_move, winrate, lead, visits, candidates: [{move, visits, winrate,
  * lead, pv}], ownership}]}.  A position's winrate and lead are Black's
  * (the graph's one scale); a candidate's are for the colour to move, as
  * players read them.  ownership is one letter a point, row by row from
  * the top: 'a' + round(10 * (1 + Black's ownership)), so 'a' is White's,
- * 'k' nobody's, 'u' Black's.
+ * 'k' nobody's, 'u' Black's.  positions[k] is the position after first + k
+ * moves.
  */
 #include "analysis.h"
 
@@ -153,7 +154,7 @@ static bool keep_searching(void *ctx, const tg_search_report *report)
 
 /* Search each position of `walk` (rewound to its start) as the moves of g
  * are played on it again. */
-static int walk_positions(tg_search *s, const tg_game *g, tg_game *walk, int playouts,
+static int walk_positions(tg_search *s, const tg_game *g, tg_game *walk, int first, int playouts,
                           atomic_int *done, const atomic_bool *stop, json_t *positions, char *err,
                           size_t errlen)
 {
@@ -165,12 +166,14 @@ static int walk_positions(tg_search *s, const tg_game *g, tg_game *walk, int pla
             return -1;
         }
         tg_color to_move = tg_game_to_move(walk);
-        if (tg_search_run(s, walk, to_move, &limits, 0.05, keep_searching, (void *)stop, NULL) != TG_OK) {
-            snprintf(err, errlen, "out of memory for the search");
-            return -1;
+        if (i >= first) {
+            if (tg_search_run(s, walk, to_move, &limits, 0.05, keep_searching, (void *)stop, NULL) != TG_OK) {
+                snprintf(err, errlen, "out of memory for the search");
+                return -1;
+            }
+            json_array_append_new(positions, position_json(s, walk, to_move));
+            atomic_store(done, i + 1 - first);
         }
-        json_array_append_new(positions, position_json(s, walk, to_move));
-        atomic_store(done, i + 1);
         if (i == n)
             break;
         const tg_move *m = tg_game_move(g, i);
@@ -183,8 +186,8 @@ static int walk_positions(tg_search *s, const tg_game *g, tg_game *walk, int pla
     return 0;
 }
 
-int analysis_run(const char *sgf, size_t len, int playouts, atomic_int *done, atomic_int *total,
-                 const atomic_bool *stop, char **json, char *err, size_t errlen)
+int analysis_run(const char *sgf, size_t len, int first, int playouts, atomic_int *done,
+                 atomic_int *total, const atomic_bool *stop, char **json, char *err, size_t errlen)
 {
     *json = NULL;
     tg_sgf_info *info = calloc(1, sizeof *info);
@@ -198,7 +201,10 @@ int analysis_run(const char *sgf, size_t len, int playouts, atomic_int *done, at
     }
     if (load(sgf, len, &g, info, err, errlen) != TG_OK)
         goto out;
-    atomic_store(total, tg_game_move_count(g) + 1);
+    int n = tg_game_move_count(g);
+    if (first < 0 || first > n) /* the last position only */
+        first = n;
+    atomic_store(total, n + 1 - first);
     tg_search_options opt;
     tg_search_options_default(&opt);
     opt.max_memory = ANALYSIS_MEMORY;
@@ -207,7 +213,8 @@ int analysis_run(const char *sgf, size_t len, int playouts, atomic_int *done, at
     s = walk ? tg_search_new(&opt) : NULL;
     doc = record_json(g, info, playouts);
     json_t *positions = json_array();
-    if (!s || !doc || !positions || json_object_set_new(doc, "positions", positions) != 0) {
+    if (!s || !doc || !positions || json_object_set_new(doc, "positions", positions) != 0 ||
+        json_object_set_new(doc, "first", json_integer(first)) != 0) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -216,7 +223,7 @@ int analysis_run(const char *sgf, size_t len, int playouts, atomic_int *done, at
             snprintf(err, errlen, "the record cannot be rewound");
             goto out;
         }
-    if (walk_positions(s, g, walk, playouts, done, stop, positions, err, errlen) != 0)
+    if (walk_positions(s, g, walk, first, playouts, done, stop, positions, err, errlen) != 0)
         goto out;
     *json = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(6));
     if (!*json)
@@ -272,7 +279,7 @@ static void *worker(void *arg)
     analysis_pool *p = arg;
     analysis_job *job;
     while ((job = take(p))) {
-        job->ok = analysis_run(job->sgf, job->sgf_len, job->playouts, &job->positions_done,
+        job->ok = analysis_run(job->sgf, job->sgf_len, job->first, job->playouts, &job->positions_done,
                                &job->positions_total, &p->stop, &job->json, job->error,
                                sizeof job->error) == 0;
         pthread_mutex_lock(&p->lock);

@@ -36,6 +36,7 @@ typedef struct analysis_job {
     char *sgf;                /* the record (malloc'd, NUL-terminated) */
     size_t sgf_len;
     int playouts;             /* a position */
+    int first;                /* the first position analysed (analysis_run) */
     /* progress, written by the worker, read by the loop meanwhile */
     atomic_int positions_done, positions_total;
     /* the answer */
@@ -49,12 +50,13 @@ typedef struct analysis_job {
  * with err saying what is wrong and where. */
 int analysis_check_sgf(const char *sgf, size_t len, int *moves, char *err, size_t errlen);
 
-/* Analyse every position of the record's main line (the start and after
- * each move) with `playouts` a position; *done counts positions as they
- * finish, *total is set first.  Stops early (-1, "stopped") when *stop
- * becomes true.  0 with *json (malloc'd), or -1 with err. */
-int analysis_run(const char *sgf, size_t len, int playouts, atomic_int *done, atomic_int *total,
-                 const atomic_bool *stop, char **json, char *err, size_t errlen);
+/* Analyse the positions of the record's main line (the start and after
+ * each move) from the one after `first` moves (< 0: the last alone) with
+ * `playouts` a position; *done counts positions as they finish, *total is
+ * set first.  Stops early (-1, "stopped") when *stop becomes true.  0 with
+ * *json (malloc'd), or -1 with err. */
+int analysis_run(const char *sgf, size_t len, int first, int playouts, atomic_int *done,
+                 atomic_int *total, const atomic_bool *stop, char **json, char *err, size_t errlen);
 
 typedef struct analysis_pool analysis_pool;
 

@@ -16,8 +16,15 @@
  * analysis) and --analysis-max M tasks at once, over all clients; an
  * account has one task at a time, an address two, an upload at most
  * ANALYSIS_SGF_MAX bytes (sent in parts, each a WebSocket message).
- * Its messages (analysis.start, analysis.upload) are parsed here, strictly,
- * beside proto.c's: the server hands over what proto.c does not know.
+ * Its messages (analysis.start, analysis.upload, analysis.allow,
+ * analysis.position) are parsed here, strictly, beside proto.c's: the
+ * server hands over what proto.c does not know.
+ *
+ * A live game: its spectators may ask for the engine's view of the position
+ * on the board (analysis.position: the last position alone, searched on the
+ * same worker, kept in memory for the next spectator until a move is
+ * played, never stored) once both players allow it (analysis.allow; an
+ * engine allows); never its players, whatever they allow.
  */
 #include "server_internal.h"
 
@@ -53,6 +60,8 @@ typedef struct task {
     int found;                  /* T_READ: 0 stored already, 1 read the record, 2 none */
     char *json;                 /* the analysis, to store */
     analysis_job *run;          /* the worker's while it runs */
+    bool position;              /* a live game's position for its spectators */
+    int position_moves;         /* ... after this many moves */
     int told;                   /* positions done, as last told */
     char error[160];
 } task;
@@ -62,11 +71,22 @@ typedef struct upload {
     size_t len;
 } upload;
 
+/* A live game's analysis for its spectators. */
+typedef struct live_view {
+    bool allowed[3];            /* by colour: the player allows it */
+    int moves;                  /* the position analysed: after this many moves (-1: none) */
+    char *position;             /* its analysis (one position's JSON), or NULL */
+    int64_t running;            /* the task analysing the position now (0: none) */
+    int64_t waiting[TASK_CLIENTS]; /* spectators told when it is done */
+    int nwaiting;
+} live_view;
+
 struct analyses {
     analysis_pool *pool;
     imap tasks;                 /* key -> task */
     int64_t next_key;
     imap uploads;               /* client id -> upload in parts */
+    imap views;                 /* live game id -> live_view */
     net_timer *progress;
 };
 
@@ -196,27 +216,33 @@ static void task_submit(server *s, task *t, task_stage stage, store_lane lane)
     store_async_submit(s->db, lane, &t->job);
 }
 
-/* Hand the record to the worker and answer the asker. */
-static void task_start_run(server *s, task *t)
+/* Hand the record to the worker and answer the asker; false when it
+ * failed (t is freed then, the asker told). */
+static bool task_start_run(server *s, task *t)
 {
     analysis_job *job = calloc(1, sizeof *job);
-    if (!job)
-        return task_fail(s, t, "internal", "out of memory");
+    if (!job) {
+        task_fail(s, t, "internal", "out of memory");
+        return false;
+    }
     job->task = t->key;
     job->sgf = t->sgf;
     job->sgf_len = t->sgf_len;
     job->playouts = s->cfg.analysis_playouts;
+    job->first = t->position ? -1 : 0;
     atomic_init(&job->positions_done, 0);
     atomic_init(&job->positions_total, t->moves + 1);
     t->sgf = NULL;
     if (!analysis_pool_submit(s->analyses->pool, job)) {
         analysis_job_free(job);
-        return task_fail(s, t, "unavailable", "the server is stopping");
+        task_fail(s, t, "unavailable", "the server is stopping");
+        return false;
     }
     t->run = job;
     t->stage = T_RUN;
     answer_asker(s, t, NULL, NULL, progress_fields(t, "queued"));
     net_timer_set(s->analyses->progress, PROGRESS_MS);
+    return true;
 }
 
 static void task_done(void *ctx, store_job *job)
@@ -237,13 +263,15 @@ static void task_done(void *ctx, store_job *job)
         if (t->found == 2)
             return task_fail(s, t, t->error[0] ? "bad_sgf" : "not_found",
                              t->error[0] ? t->error : "no finished game has this id");
-        return task_start_run(s, t);
+        task_start_run(s, t);
+        return;
     case T_CHECK:
         if (t->error[0])
             return task_fail(s, t, "bad_sgf", t->error);
         return task_submit(s, t, T_NEW_ID, STORE_WRITE);
     case T_NEW_ID:
-        return task_start_run(s, t);
+        task_start_run(s, t);
+        return;
     case T_STORE:
         tell(s, t, json_pack("{s:s, s:o}", "type", "analysis.done", "analysis",
                              ref_json(t->upload, t->doc)));
@@ -254,6 +282,8 @@ static void task_done(void *ctx, store_job *job)
 }
 
 /* ---- the worker's answers and progress (the loop) -------------------------------- */
+
+static void position_done(server *s, task *t, analysis_job *job);
 
 void analysis_answers(server *s)
 {
@@ -267,6 +297,11 @@ void analysis_answers(server *s)
             continue;
         }
         t->run = NULL;
+        if (t->position) {
+            position_done(s, t, job);
+            analysis_job_free(job);
+            continue;
+        }
         if (!job->ok) {
             task_fail(s, t, "internal", job->error);
         } else {
@@ -286,7 +321,7 @@ static void on_progress(void *arg)
     bool running = false;
     for (size_t i = 0; imap_next(&s->analyses->tasks, &i, &key, &v);) {
         task *t = v;
-        if (!t->run)
+        if (!t->run || t->position)
             continue;
         running = true;
         int done = atomic_load(&t->run->positions_done);
@@ -351,7 +386,7 @@ static void start_game(server *s, client *c, const proto_request *rq, int64_t ga
     void *v;
     for (size_t i = 0; imap_next(&s->analyses->tasks, &i, &key, &v);) {
         task *t = v;
-        if (!t->upload && t->doc == game && t->stage == T_RUN) { /* running: follow it */
+        if (!t->upload && !t->position && t->doc == game && t->stage == T_RUN) { /* running: follow it */
             if (t->nclients < TASK_CLIENTS)
                 t->clients[t->nclients++] = c->id;
             return send_ok(c, rq, progress_fields(t, "running"));
@@ -401,12 +436,16 @@ static void upload_part(server *s, client *c, const proto_request *rq, const cha
     task_submit(s, t, T_CHECK, STORE_WORK);
 }
 
+static void live_allow(server *s, client *c, const proto_request *rq, int64_t game, int allow);
+static void live_position(server *s, client *c, const proto_request *rq, int64_t game);
+
 bool analysis_request(server *s, client *c, const char *data, size_t len)
 {
     json_error_t e;
     json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &e);
     const char *type = json_string_value(json_object_get(root, "type"));
-    if (!type || (strcmp(type, "analysis.start") != 0 && strcmp(type, "analysis.upload") != 0)) {
+    if (!type || (strcmp(type, "analysis.start") != 0 && strcmp(type, "analysis.upload") != 0 &&
+                  strcmp(type, "analysis.allow") != 0 && strcmp(type, "analysis.position") != 0)) {
         json_decref(root);
         return false;
     }
@@ -415,8 +454,12 @@ bool analysis_request(server *s, client *c, const char *data, size_t len)
                                   json_integer_value(id));
     json_int_t game = 0, rid = 0;
     const char *text = NULL;
-    int more = 0, rc;
-    if (!strcmp(type, "analysis.start"))
+    int more = 0, allow = -1, rc;
+    bool live_kind = !strcmp(type, "analysis.allow") || !strcmp(type, "analysis.position");
+    if (!strcmp(type, "analysis.allow"))
+        rc = json_unpack_ex(root, &e, JSON_STRICT, "{s:s, s?I, s:I, s?b}", "type", &type, "id",
+                            &rid, "game", &game, "allow", &allow);
+    else if (live_kind || !strcmp(type, "analysis.start"))
         rc = json_unpack_ex(root, &e, JSON_STRICT, "{s:s, s?I, s:I}", "type", &type, "id", &rid,
                             "game", &game);
     else
@@ -428,12 +471,172 @@ bool analysis_request(server *s, client *c, const char *data, size_t len)
         send_error(c, &rq, "auth_required", "log in or play as a guest first");
     else if (!s->analyses || s->cfg.analysis_playouts <= 0)
         send_error(c, &rq, "disabled", "this server does not analyse games (--analysis-playouts 0)");
+    else if (!strcmp(type, "analysis.allow"))
+        live_allow(s, c, &rq, game, allow);
+    else if (live_kind)
+        live_position(s, c, &rq, game);
     else if (text)
         upload_part(s, c, &rq, text, more != 0);
     else
         start_game(s, c, &rq, game);
     json_decref(root);
     return true;
+}
+
+/* ---- a live game's position, for its spectators ------------------------------- */
+
+static live_view *view_of(server *s, int64_t game, bool make)
+{
+    live_view *v = imap_get(&s->analyses->views, game);
+    if (!v && make && (v = calloc(1, sizeof *v))) {
+        v->moves = -1;
+        if (!imap_put(&s->analyses->views, game, v)) {
+            free(v);
+            v = NULL;
+        }
+    }
+    return v;
+}
+
+static void view_free(live_view *v)
+{
+    if (v) {
+        free(v->position);
+        free(v);
+    }
+}
+
+/* Whether the colour allows it (an engine does). */
+static bool allows(const live *lv, const live_view *v, tg_color c)
+{
+    return lv->r->engine[c][0] != '\0' || (v && v->allowed[c]);
+}
+
+static json_t *allowed_json(const live *lv, const live_view *v)
+{
+    return json_pack("{s:I, s:b, s:b}", "game", (json_int_t)lv->r->id, "black",
+                     allows(lv, v, TG_BLACK), "white", allows(lv, v, TG_WHITE));
+}
+
+/* The live game, unfinished, or NULL with the client told why. */
+static live *live_unfinished(server *s, client *c, const proto_request *rq, int64_t game)
+{
+    live *lv = game > 0 ? live_get(s, game) : NULL;
+    if (!lv || lv->r->phase == ROOM_OVER) {
+        view_free(imap_del(&s->analyses->views, game));
+        send_error(c, rq, "not_live", "no game in play has this id (a finished game: analysis.start)");
+        return NULL;
+    }
+    return lv;
+}
+
+/* A player allows the spectators the engine's view, or not; without
+ * `allow` (< 0), anyone asks what the players allow. */
+static void live_allow(server *s, client *c, const proto_request *rq, int64_t game, int allow)
+{
+    live *lv = live_unfinished(s, c, rq, game);
+    if (!lv)
+        return;
+    live_view *v = view_of(s, game, allow >= 0);
+    if (allow >= 0) {
+        tg_color color = room_color_of(lv->r, c->user);
+        if (color == TG_EMPTY)
+            return send_error(c, rq, "forbidden", "only the players say whether spectators see the engine's view");
+        if (!v)
+            return send_error(c, rq, "internal", "out of memory");
+        v->allowed[color] = allow != 0;
+        json_t *told = allowed_json(lv, v);
+        json_object_set_new(told, "type", json_string("analysis.allowed"));
+        game_broadcast(lv, told, false);
+    }
+    send_ok(c, rq, allowed_json(lv, v));
+}
+
+static json_t *position_message(int64_t game, int moves, const char *position)
+{
+    json_error_t e;
+    return json_pack("{s:s, s:I, s:i, s:o}", "type", "analysis.position", "game", (json_int_t)game,
+                     "moves", moves, "position", json_loads(position, 0, &e));
+}
+
+/* A spectator asks for the engine's view of the position on the board: the
+ * answer says "running" and the position comes as analysis.position, at
+ * once when it is known. */
+static void live_position(server *s, client *c, const proto_request *rq, int64_t game)
+{
+    live *lv = live_unfinished(s, c, rq, game);
+    if (!lv)
+        return;
+    live_view *v = view_of(s, game, false);
+    if (room_color_of(lv->r, c->user) != TG_EMPTY)
+        return send_error(c, rq, "forbidden", "a player does not see the engine's view of their own game");
+    if (!allows(lv, v, TG_BLACK) || !allows(lv, v, TG_WHITE))
+        return send_error(c, rq, "not_allowed", "the players have not allowed the engine's view to spectators");
+    int moves = tg_game_move_count(lv->r->game);
+    if (!v && !(v = view_of(s, game, true)))
+        return send_error(c, rq, "internal", "out of memory");
+    if (v->moves == moves && v->position) {
+        send_ok(c, rq, json_pack("{s:I, s:i, s:s}", "game", (json_int_t)game, "moves", moves, "state", "done"));
+        return send_json(c, position_message(game, moves, v->position));
+    }
+    task *running = v->running ? imap_get(&s->analyses->tasks, v->running) : NULL;
+    if (!running || running->position_moves != moves) {
+        const char *limit = over_limit(s, c);
+        if (limit)
+            return send_error(c, rq, "busy", limit);
+        task *t = task_new(s, c, rq, false);
+        char *sgf = t ? game_sgf_live(lv) : NULL;
+        if (!sgf) {
+            if (t)
+                task_free(s, t);
+            return send_error(c, rq, "internal", "out of memory");
+        }
+        t->asker = 0; /* answered here */
+        t->doc = game;
+        t->position = true;
+        t->position_moves = moves;
+        t->sgf = sgf;
+        t->sgf_len = strlen(sgf);
+        t->moves = moves;
+        v->running = t->key;
+        v->nwaiting = 0;
+        if (!task_start_run(s, t))
+            return;
+    }
+    if (v->nwaiting < TASK_CLIENTS)
+        v->waiting[v->nwaiting++] = c->id;
+    send_ok(c, rq, json_pack("{s:I, s:i, s:s}", "game", (json_int_t)game, "moves", moves, "state", "running"));
+}
+
+/* The worker analysed a live position: kept for the next spectator, sent to
+ * those who wait. */
+static void position_done(server *s, task *t, analysis_job *job)
+{
+    live_view *v = view_of(s, t->doc, false);
+    json_error_t e;
+    json_t *doc = job->ok ? json_loads(job->json, 0, &e) : NULL;
+    json_t *position = json_array_get(json_object_get(doc, "positions"), 0);
+    char *text = position ? json_dumps(position, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+    json_decref(doc);
+    if (v && v->running == t->key) {
+        v->running = 0;
+        for (int i = 0; i < v->nwaiting; i++) {
+            client *c = client_by_id(s, v->waiting[i]);
+            if (c && !c->closed)
+                send_json(c, text ? position_message(t->doc, t->position_moves, text)
+                                  : json_pack("{s:s, s:o, s:s}", "type", "analysis.error", "analysis",
+                                              ref_json(false, t->doc), "message", job->error));
+        }
+        v->nwaiting = 0;
+        if (text) {
+            free(v->position);
+            v->position = text;
+            v->moves = t->position_moves;
+            text = NULL;
+        }
+    }
+    free(text);
+    task_free(s, t);
 }
 
 void analysis_client_gone(server *s, client *c)
@@ -509,7 +712,7 @@ void analysis_http(server *s, const char *path, net_http_response *out)
     void *v;
     for (size_t i = 0; s->analyses && imap_next(&s->analyses->tasks, &i, &key, &v);) {
         task *t = v;
-        if (t->upload == upload && t->doc == id && t->stage == T_RUN) {
+        if (t->upload == upload && !t->position && t->doc == id && t->stage == T_RUN) {
             json_t *j = progress_fields(t, "running");
             char *text = json_dumps(j, JSON_COMPACT);
             json_decref(j);
@@ -574,6 +777,9 @@ void analysis_free(server *s)
         free(u);
     }
     imap_free(&a->uploads);
+    for (size_t i = 0; imap_next(&a->views, &i, &key, &v);)
+        view_free(v);
+    imap_free(&a->views);
     net_timer_free(a->progress);
     free(a);
     s->analyses = NULL;

@@ -10,7 +10,10 @@
 //      stepping moves the board and the graph's cursor.  Opened again, the
 //      stored analysis is read back (no second run).
 //   2. An SGF pasted on the upload page is analysed (kind sgf, its own id).
-//   3. Bad input gets a clear error, never a crash: a record with an illegal
+//   3. A live game: its spectator sees the engine's view of the position on
+//      the board (candidates on the board, Black's win rate) only once both
+//      players allow it; a player never does (refused, and no button).
+//   4. Bad input gets a clear error, never a crash: a record with an illegal
 //      move and a text that is no SGF are refused (bad_sgf, and on the
 //      page), an upload over 128 KiB is refused (too_large), a message with
 //      an unknown field is refused (bad_request), a game in play is refused
@@ -140,10 +143,11 @@ for (const r of [4, 6, 3, 7, 2, 8, 1, 9]) MOVES.push('D' + r, 'F' + r)
 
 const SGF = '(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[ana]PW[bo];B[ee];W[gc];B[cg];W[ge];B[gg];W[hg];B[fh])'
 
-async function scenarioGame(base, A, B) {
+async function scenarioGame(base, A, B, C) {
   const game = await step('a 9×9 game of 18 moves, resigned by White', async () => {
     const g = await newGame(A, B)
     for (let i = 0; i < MOVES.length; i++) await send(i % 2 ? B : A, g, MOVES[i], i + 1)
+    await scenarioLive(base, A, B, C, g)
     const r = await ask(B, 'game.resign', {game: g})
     assert.ok(!r.code, `resign: ${r.code}`)
     return g
@@ -215,6 +219,30 @@ async function scenarioGame(base, A, B) {
   return game
 }
 
+// During the game: C watches; the view is refused until both players allow it.
+async function scenarioLive(base, A, B, C, game) {
+  log('a live game: the spectator sees the engine\'s view once both players allow it')
+  for (const p of [A, B, C]) {
+    await p.goto(`${base}/#/game/${game}`)
+    await p.waitForSelector('#status[data-phase="play"]')
+  }
+  await C.waitForSelector('#live-status[data-state="not-allowed"]')
+  let r = await ask(C, 'analysis.position', {game})
+  assert.strictEqual(r.code, 'not_allowed', JSON.stringify(r))
+  await A.check('#live-allow')
+  r = await ask(C, 'analysis.position', {game})
+  assert.strictEqual(r.code, 'not_allowed', 'one player allowing is not enough')
+  await B.check('#live-allow')
+  await C.click('#live-toggle')
+  await C.waitForSelector('#live-status[data-state="shown"]')
+  await C.waitForSelector('#board [data-candidate]', {state: 'attached'})
+  assert.ok(/18/.test(await C.textContent('#live-status')))
+  r = await ask(A, 'analysis.position', {game})
+  assert.strictEqual(r.code, 'forbidden', 'a player asked for the engine\'s view of their own game')
+  assert.strictEqual(await A.$('#live-toggle'), null)
+  assert.strictEqual(await A.$('#board [data-candidate]'), null)
+}
+
 async function scenarioUpload(base, A) {
   await step('an SGF pasted on the upload page is analysed', async () => {
     await A.goto(`${base}/#/analysis`)
@@ -280,7 +308,9 @@ async function main() {
   await register(A, 'ana_' + suffix)
   const B = await newPage(base, 'B')
   await register(B, 'bo_' + suffix)
-  const game = await scenarioGame(base, A, B)
+  const C = await newPage(base, 'C')
+  await register(C, 'cy_' + suffix)
+  const game = await scenarioGame(base, A, B, C)
   await scenarioUpload(base, A)
   await scenarioBadInput(base, A, B, game)
   assert.deepStrictEqual(pageErrors, [], 'errors in the pages')
