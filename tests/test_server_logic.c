@@ -900,6 +900,89 @@ static void move(server *s, peer *p, int id, json_int_t game, const char *vertex
         (long long)game, vertex);
 }
 
+/* A tournament's engines, its registration window and a round begun at its time. */
+static void test_tournament_engines_and_times(void **state)
+{
+    (void)state;
+    char db[256];
+    db_path(db, sizeof db, 11);
+    server *s = start(db, false);
+    peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2");
+    json_t *m = NULL;
+    say(s, &a, "{\"type\":\"register\",\"id\":1,\"name\":\"ana\",\"password\":\"correct horse\"}");
+    say(s, &b, "{\"type\":\"register\",\"id\":1,\"name\":\"bo\",\"password\":\"correct horse\"}");
+    long long now = (long long)server_unix_ms();
+    say(s, &a, "{\"type\":\"tournament.create\",\"id\":2,\"settings\":{\"name\":\"past\",\"registration_until\":%lld}}",
+        now - 1000);
+    assert_false(answered_ok(&a, 2, NULL));
+    say(s, &a, "{\"type\":\"tournament.create\",\"id\":3,\"settings\":{\"name\":\"Engines\",\"system\":\"round-robin\","
+               "\"rounds\":3,\"registration_until\":%lld,\"games\":{\"size\":9}}}", now + 3600 * 1000);
+    assert_true(answered_ok(&a, 3, &m));
+    json_int_t t = json_integer_value(json_object_get(m, "tournament"));
+    say(s, &a, "{\"type\":\"tournament.join\",\"id\":4,\"tournament\":%lld,\"rank\":\"3k\"}", (long long)t);
+    assert_true(answered_ok(&a, 4, NULL));
+    /* engines: entered by the organiser only, named apart */
+    say(s, &b, "{\"type\":\"tournament.join\",\"id\":5,\"tournament\":%lld,\"engine\":\"tengen\",\"rank\":\"1k\"}", (long long)t);
+    assert_false(answered_ok(&b, 5, &m));
+    assert_string_equal(json_string_value(json_object_get(m, "code")), "forbidden");
+    say(s, &a, "{\"type\":\"tournament.join\",\"id\":6,\"tournament\":%lld,\"engine\":\"nobody\",\"rank\":\"1k\"}", (long long)t);
+    assert_false(answered_ok(&a, 6, NULL));
+    for (int i = 0; i < 2; i++) {
+        say(s, &a, "{\"type\":\"tournament.join\",\"id\":%d,\"tournament\":%lld,\"engine\":\"tengen\",\"rank\":\"1k\","
+                   "\"playouts\":50}", 7 + i, (long long)t);
+        assert_true(answered_ok(&a, 7 + i, NULL));
+    }
+    json_t *v = tour_view(s, t);
+    json_t *pl = json_object_get(v, "players_list");
+    assert_int_equal(json_array_size(pl), 3);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(pl, 2), "name")), "tengen-2");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(json_array_get(pl, 1), "engine"), "playouts")), 50);
+    json_decref(v);
+    /* a round begun at its time, not before */
+    say(s, &a, "{\"type\":\"tournament.pair\",\"id\":9,\"tournament\":%lld}", (long long)t);
+    assert_true(answered_ok(&a, 9, NULL));
+    say(s, &a, "{\"type\":\"tournament.start\",\"id\":10,\"tournament\":%lld,\"at\":%lld}", (long long)t,
+        (long long)server_unix_ms() + 300);
+    assert_true(answered_ok(&a, 10, &m));
+    assert_true(json_integer_value(json_object_get(m, "at")) > 0);
+    v = tour_view(s, t);
+    json_t *r1 = json_array_get(json_object_get(v, "rounds_list"), 0);
+    assert_int_equal(json_integer_value(json_object_get(r1, "started")), 0);
+    assert_true(json_integer_value(json_object_get(r1, "start_at")) > 0);
+    json_decref(v);
+    json_int_t game = 0;
+    for (int i = 0; i < 100 && !game; i++) {
+        pause_ms(20);
+        fake_run_timers(fake_net());
+        server_settle(s);
+        v = tour_view(s, t);
+        r1 = json_array_get(json_object_get(v, "rounds_list"), 0);
+        if (json_integer_value(json_object_get(r1, "started")))
+            game = json_integer_value(json_object_get(json_array_get(json_object_get(r1, "games"), 0), "game"));
+        json_decref(v);
+    }
+    assert_true(game > 0);
+    /* the game of an engine names it, with its strength */
+    live *lv = live_get(s, game);
+    assert_non_null(lv);
+    bool engine = false;
+    for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
+        engine |= !strcmp(lv->engine[c].name, "tengen") && lv->engine[c].playouts == 50;
+    assert_true(engine);
+    /* registration closes at its time (for all but the organiser) */
+    say(s, &a, "{\"type\":\"tournament.create\",\"id\":11,\"settings\":{\"name\":\"Soon\",\"registration_until\":%lld}}",
+        (long long)server_unix_ms() + 100);
+    assert_true(answered_ok(&a, 11, &m));
+    json_int_t t2 = json_integer_value(json_object_get(m, "tournament"));
+    pause_ms(150);
+    say(s, &b, "{\"type\":\"tournament.join\",\"id\":12,\"tournament\":%lld,\"rank\":\"2k\"}", (long long)t2);
+    assert_false(answered_ok(&b, 12, &m));
+    assert_string_equal(json_string_value(json_object_get(m, "code")), "wrong_phase");
+    drop(&a);
+    drop(&b);
+    server_free(s);
+}
+
 static void test_pg_connections_lost_and_back(void **state)
 {
     (void)state;
@@ -998,6 +1081,7 @@ int main(void)
         cmocka_unit_test(test_rated_games),
         cmocka_unit_test(test_documents),
         cmocka_unit_test(test_tournament),
+        cmocka_unit_test(test_tournament_engines_and_times),
         cmocka_unit_test(test_pg_connections_lost_and_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -48,7 +48,13 @@ Object.assign(STRINGS.en, {
   result_b_forfeit: 'Black wins (forfeit)', result_w_forfeit: 'White wins (forfeit)',
   result_b_late: 'Black wins (White absent)', result_w_late: 'White wins (Black absent)',
   result_both_lose_short: 'both lose',
-  tour_of_game: '{name}, round {round}, board {board}'
+  tour_of_game: '{name}, round {round}, board {board}',
+  tour_registration_until: 'Registration closes (optional)',
+  tour_registration_closes: 'registration closes {when}',
+  tour_start_at: 'or at (optional)',
+  tour_begins_at: 'begins {when}',
+  tour_add_engine: 'Enter an engine', tour_engine_rank: 'its rank', tour_engine_playouts: 'playouts',
+  tour_engine_tag: 'engine'
 })
 Object.assign(STRINGS.zh, {
   tournaments: '比赛',
@@ -89,7 +95,13 @@ Object.assign(STRINGS.zh, {
   result_b_forfeit: '黑胜（判负）', result_w_forfeit: '白胜（判负）',
   result_b_late: '黑胜（白方迟到）', result_w_late: '白胜（黑方迟到）',
   result_both_lose_short: '双负',
-  tour_of_game: '{name}，第 {round} 轮第 {board} 台'
+  tour_of_game: '{name}，第 {round} 轮第 {board} 台',
+  tour_registration_until: '报名截止（可选）',
+  tour_registration_closes: '{when} 截止报名',
+  tour_start_at: '或定时开始（可选）',
+  tour_begins_at: '{when} 开始',
+  tour_add_engine: '加入电脑棋手', tour_engine_rank: '段位', tour_engine_playouts: '计算量（playouts）',
+  tour_engine_tag: '电脑'
 })
 
 // The results an organiser enters, as the server reads them.
@@ -100,6 +112,10 @@ const RESULTS = [
   ['B+L', () => t('result_b_late')], ['W+L', () => t('result_w_late')],
   ['both-lose', () => t('result_both_lose')], ['jigo', () => t('result_jigo')], ['replay', () => t('result_replay')]
 ]
+
+const when = ms => new Date(ms).toLocaleString()
+// a datetime-local field's value as unix ms (0: empty)
+const fieldTime = input => input.value ? new Date(input.value).getTime() || 0 : 0
 
 function resultWords(r) {
   if (r === 'BL') return t('result_both_lose_short')
@@ -161,12 +177,14 @@ export class TournamentsView {
     const late = el('input', {id: 'tour-late', type: 'number', min: 0.1, max: 1440, step: 'any', value: 15, size: 5})
     const handicap = el('select', {id: 'tour-handicap'},
       ['none', 'rank', 'mcmahon'].map(h => el('option', {value: h}, t('handicap_' + h))))
+    const until = el('input', {id: 'tour-until', type: 'datetime-local'})
     const form = el('form', {id: 'tour-form', class: 'card', onsubmit: e => {
       e.preventDefault()
       const settings = {name: name.value.trim(), system: system.value, rounds: parseInt(rounds.value, 10),
         handicap: handicap.value,
         games: {size: parseInt(size.value, 10), rules: rules.value, time: time.value.trim() || 'none',
           absence_s: Math.round(parseFloat(late.value) * 60)}}
+      if (fieldTime(until)) settings.registration_until = fieldTime(until)
       this.ctx.showError($('#tour-form-error'))
       conn.request('tournament.create', {settings})
         .then(ok => { location.hash = '#/tournament/' + ok.tournament })
@@ -176,6 +194,7 @@ export class TournamentsView {
     field(t('tour_name'), name), field(t('tour_system'), system), field(t('tour_rounds'), rounds),
     field(t('board_size'), size), field(t('rules'), rules), field(t('time_spec'), time),
     field(t('tour_lateness'), late), field(t('tour_handicap'), handicap),
+    field(t('tour_registration_until'), until),
     el('button', {id: 'tour-create', type: 'submit'}, t('tour_create')),
     el('div', {id: 'tour-form-error', class: 'error', role: 'alert'}))
     root.appendChild(el('div', {class: 'lobby'},
@@ -259,7 +278,8 @@ export class TournamentView {
     const parts = [el('h1', {id: 'tour-title'}, x.name),
       el('p', {class: 'facts', id: 'tour-facts'}, facts(x)),
       el('p', {class: 'facts'}, t('tour_games', {size: g.size || 19, rules: rulesName(g.rules), time: timeWords(g.time),
-        min: Math.round((g.absence_s || 900) / 60)}))]
+        min: Math.round((g.absence_s || 900) / 60)}),
+      x.registration_until ? ' · ' + t('tour_registration_closes', {when: when(x.registration_until)}) : '')]
 
     // registration
     const mine = me && x.players_list.find(p => p.name === me && !p.withdrawn)
@@ -288,14 +308,28 @@ export class TournamentView {
       const orgErr = el('div', {id: 'tour-org-error', class: 'error', role: 'alert'})
       const panel = el('div', {class: 'card', id: 'tour-organise'}, el('h2', {}, t('tour_organise')))
       if (lastRound && !lastRound.started) {
+        const at = el('input', {id: 'tour-start-at', type: 'datetime-local', 'aria-label': t('tour_start_at')})
         panel.appendChild(el('button', {type: 'button', id: 'tour-pair', onclick: () => this.request('tournament.pair', {}, orgErr)},
           t('tour_repair', {n})))
-        panel.appendChild(el('button', {type: 'button', id: 'tour-start', onclick: () => this.request('tournament.start', {}, orgErr)},
-          t('tour_start', {n})))
+        panel.appendChild(el('button', {type: 'button', id: 'tour-start', onclick: () =>
+          this.request('tournament.start', fieldTime(at) ? {at: fieldTime(at)} : {}, orgErr)}, t('tour_start', {n})))
+        panel.appendChild(el('label', {class: 'field'}, el('span', {}, t('tour_start_at')), at))
       } else if (n < x.rounds) {
         panel.appendChild(el('button', {type: 'button', id: 'tour-pair', onclick: () => this.request('tournament.pair', {}, orgErr)},
           t('tour_pair', {n: n + 1})))
       }
+      // an engine of the server's table takes part
+      const engines = (S.lobby && S.lobby.engines && S.lobby.engines.length) ? S.lobby.engines : ['tengen']
+      const engine = el('select', {id: 'tour-engine', 'aria-label': t('engine')}, engines.map(e => el('option', {value: e}, e)))
+      const erank = el('input', {id: 'tour-engine-rank', size: 4, value: '1k', 'aria-label': t('tour_engine_rank')})
+      const eplayouts = el('input', {id: 'tour-engine-playouts', type: 'number', min: 1, max: 100000, value: 1000, size: 7,
+        'aria-label': t('tour_engine_playouts')})
+      panel.appendChild(el('form', {class: 'engine-entry', onsubmit: e => {
+        e.preventDefault()
+        this.request('tournament.join', {engine: engine.value, rank: erank.value.trim(),
+          playouts: parseInt(eplayouts.value, 10) || 1000}, orgErr)
+      }}, el('span', {}, t('tour_add_engine'), ' '), engine, ' ', erank, ' ', eplayouts, ' ',
+      el('button', {type: 'submit', id: 'tour-engine-add'}, t('tour_join'))))
       panel.appendChild(orgErr)
       parts.push(panel)
     }
@@ -320,7 +354,8 @@ export class TournamentView {
         return el('tr', {'data-board': b.board, 'data-game': b.game || null}, cells)
       })
       parts.push(el('section', {class: 'card tour-round', 'data-round': rd.number},
-        el('h2', {}, t('tour_round', {n: rd.number}), rd.started ? '' : ` (${t('tour_not_started')})`),
+        el('h2', {}, t('tour_round', {n: rd.number}), rd.started ? '' : ` (${t('tour_not_started')}` +
+          (rd.start_at ? ', ' + t('tour_begins_at', {when: when(rd.start_at)}) : '') + ')'),
         el('table', {class: 'tour-table'},
           el('thead', {}, el('tr', {}, [t('tour_board'), t('tour_black'), t('tour_white'), t('komi'), t('tour_result'), '']
             .map(h => el('th', {scope: 'col'}, h)))),
@@ -352,7 +387,9 @@ export class TournamentView {
     }
     parts.push(el('section', {class: 'card'}, el('h2', {}, t('tour_players')),
       el('ul', {id: 'tour-players', class: 'list'}, x.players_list.map(p =>
-        el('li', {'data-player': p.name}, playerLink(p.name), ` (${p.rank})`, p.withdrawn ? ' · ' + t('tour_leave') : '')))))
+        el('li', {'data-player': p.name}, p.engine ? p.name : playerLink(p.name), ` (${p.rank})`,
+          p.engine ? ` · ${t('tour_engine_tag')} (${p.engine.playouts} ${t('tour_engine_playouts')})` : '',
+          p.withdrawn ? ' · ' + t('tour_leave') : '')))))
     root.appendChild(el('div', {class: 'tournament'}, parts))
   }
 }

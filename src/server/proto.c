@@ -83,10 +83,11 @@ static int parse_body(json_t *root, proto_request *r, char *err, size_t errlen)
     case P_TOUR_CREATE: /* the settings are checked by the tournament */
         return U("{s:s, s?I, s:o}", "type", &t, "id", &id, "settings", &r->settings);
     case P_TOUR_JOIN:
-        return U("{s:s, s?I, s:I, s?s}", "type", &t, "id", &id, "tournament", &r->tournament, "rank",
-                 &r->rank);
-    case P_TOUR_LEAVE:
+        return U("{s:s, s?I, s:I, s?s, s?s, s?I}", "type", &t, "id", &id, "tournament", &r->tournament,
+                 "rank", &r->rank, "engine", &r->engine, "playouts", &r->playouts);
     case P_TOUR_START:
+        return U("{s:s, s?I, s:I, s?I}", "type", &t, "id", &id, "tournament", &r->tournament, "at", &r->at);
+    case P_TOUR_LEAVE:
         return U("{s:s, s?I, s:I}", "type", &t, "id", &id, "tournament", &r->tournament);
     case P_TOUR_PAIR:
         if (U("{s:s, s?I, s:I, s?b}", "type", &t, "id", &id, "tournament", &r->tournament, "by_lot",

@@ -38,6 +38,7 @@ typedef struct proto_request {
     json_t *points;            /* borrowed: an array */
     json_t *seek;              /* borrowed: match.seek's preferences, or NULL */
     int64_t tournament, round, board; /* tournament.* */
+    int64_t at;                /* tournament.start: when (unix ms; 0 now) */
     const char *rank, *result, *note;
     bool by_lot;               /* tournament.pair: earlier games without a result by lot (T2) */
     int64_t challenge, game;

@@ -51,11 +51,14 @@ typedef struct tour {
     int64_t created_unix_ms;
     json_t *games;              /* the settings of its games (room settings JSON) */
     bool rated;
-    int64_t *users;             /* account of each player id */
-    int nusers, users_cap;
+    int64_t *users;             /* account of each player id (0: an engine) */
+    engine_spec *engines;       /* each player's engine (name "": a person) */
+    int nusers, users_cap, engines_cap;
+    int64_t registration_until; /* unix ms; 0: open until the end */
     int64_t *boards[TG_TOUR_MAX_ROUNDS];  /* round r's games by board (0: none yet) */
     int nboards[TG_TOUR_MAX_ROUNDS];
     int64_t started[TG_TOUR_MAX_ROUNDS];  /* unix ms the round's games began (0: not yet) */
+    int64_t start_at[TG_TOUR_MAX_ROUNDS]; /* unix ms it is to begin, set by the organiser (0: none) */
     uint64_t dep;               /* the store epoch of its newest write */
     bool loading;               /* being read again from the store */
     bool again;                 /* heard of another write while reading */
@@ -63,6 +66,7 @@ typedef struct tour {
 
 typedef struct tournaments {
     imap by_id;
+    net_timer *timer;           /* the next round to begin at its time */
     int64_t last_id;            /* the largest tournament id known */
 } tournaments;
 
@@ -87,12 +91,15 @@ static void tour_clear(tour *x)
     x->games = NULL;
     free(x->users);
     x->users = NULL;
-    x->nusers = x->users_cap = 0;
+    free(x->engines);
+    x->engines = NULL;
+    x->nusers = x->users_cap = x->engines_cap = 0;
     for (int r = 0; r < TG_TOUR_MAX_ROUNDS; r++) {
         free(x->boards[r]);
         x->boards[r] = NULL;
         x->nboards[r] = 0;
         x->started[r] = 0;
+        x->start_at[r] = 0;
     }
 }
 
@@ -128,21 +135,26 @@ static json_t *tour_body(const tour *x)
     free(text);
     if (!tj)
         return NULL;
-    json_t *users = json_array(), *boards = json_array(), *started = json_array();
-    for (int i = 0; i < x->nusers; i++)
+    json_t *users = json_array(), *boards = json_array(), *started = json_array(), *at = json_array(),
+           *engines = json_array();
+    for (int i = 0; i < x->nusers; i++) {
         json_array_append_new(users, json_integer(x->users[i]));
+        json_array_append_new(engines, engine_spec_json(&x->engines[i]));
+    }
     for (int r = 0; r < x->t->round_count; r++) {
         json_t *b = json_array();
         for (int k = 0; k < x->nboards[r]; k++)
             json_array_append_new(b, json_integer(x->boards[r][k]));
         json_array_append_new(boards, b);
         json_array_append_new(started, json_integer(x->started[r]));
+        json_array_append_new(at, json_integer(x->start_at[r]));
     }
-    return json_pack("{s:I, s:I, s:s, s:s, s:I, s:O, s:b, s:o, s:o, s:o, s:o}", "version",
+    return json_pack("{s:I, s:I, s:s, s:s, s:I, s:O, s:b, s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "version",
                      (json_int_t)x->version, "organiser", (json_int_t)x->organiser, "organiser_name",
                      x->organiser_name, "state", x->state, "created", (json_int_t)x->created_unix_ms,
-                     "games", x->games, "rated", x->rated, "users", users, "boards", boards, "started",
-                     started, "tournament", tj);
+                     "games", x->games, "rated", x->rated, "users", users, "engines", engines, "boards",
+                     boards, "started", started, "start_at", at, "registration_until",
+                     (json_int_t)x->registration_until, "tournament", tj);
 }
 
 /* The server's tournament from its document; NULL with err. */
@@ -179,15 +191,21 @@ static tour *tour_from_body(int64_t id, const char *text, char *err, size_t errl
         goto fail;
     }
     x->users = calloc(n ? n : 1, sizeof *x->users);
-    if (!x->users)
+    x->engines = calloc(n ? n : 1, sizeof *x->engines);
+    if (!x->users || !x->engines)
         goto fail;
-    x->users_cap = (int)(n ? n : 1);
-    for (size_t i = 0; i < n; i++)
+    x->users_cap = x->engines_cap = (int)(n ? n : 1);
+    json_t *engines = json_object_get(b, "engines"), *at = json_object_get(b, "start_at");
+    for (size_t i = 0; i < n; i++) {
+        engine_spec_read(json_array_get(engines, i), "", &x->engines[i]);
         x->users[x->nusers++] = json_integer_value(json_array_get(users, i));
+    }
+    x->registration_until = json_integer_value(json_object_get(b, "registration_until"));
     for (size_t r = 0; r < json_array_size(boards); r++) {
         json_t *a = json_array_get(boards, r);
         size_t k = json_array_size(a);
         x->started[r] = json_integer_value(json_array_get(started, r));
+        x->start_at[r] = json_integer_value(json_array_get(at, r));
         if (!k)
             continue;
         if (!(x->boards[r] = calloc(k, sizeof *x->boards[r])))
@@ -227,6 +245,7 @@ static bool tour_write(server *s, tour *x)
 /* ---- reading again ------------------------------------------------------------------ */
 
 static bool catch_up(server *s, tour *x);
+static void schedule_starts(server *s);
 static void settle_state(tour *x);
 
 typedef struct reread_job {
@@ -271,6 +290,7 @@ static void reread_done(void *ctx, store_job *job)
         nodes_unskip(s, -x->id);
         if (x->t)
             catch_up(s, x);
+        schedule_starts(s);
         lobby_broadcast(s, json_pack("{s:s, s:I, s:I}", "type", "tournament.update", "tournament",
                                      (json_int_t)x->id, "version", (json_int_t)x->version), 0);
     } else if (x) {
@@ -352,6 +372,7 @@ bool tournaments_restore(server *s, char *err, size_t errlen)
         }
     }
     store_docs_free(docs, n);
+    schedule_starts(s);
     return true;
 }
 
@@ -364,6 +385,7 @@ void tournaments_free(server *s)
     for (size_t i = 0; imap_next(&s->tours->by_id, &i, &id, &v);)
         tour_free(v);
     imap_free(&s->tours->by_id);
+    net_timer_free(s->tours->timer);
     free(s->tours);
     s->tours = NULL;
 }
@@ -387,10 +409,13 @@ json_t *tournament_view(server *s, int64_t id, uint64_t *dep)
     json_t *players = json_array();
     for (int i = 0; i < t->player_count; i++) {
         const tg_tour_player *p = &t->players[i];
-        json_array_append_new(players, json_pack("{s:i, s:s, s:s, s:I, s:i, s:i}", "id", i, "name", p->name,
-                                                 "rank", tg_rank_text(p->rank, rank, sizeof rank), "user",
-                                                 (json_int_t)(i < x->nusers ? x->users[i] : 0), "joined",
-                                                 p->joined_round, "withdrawn", p->withdrawn_round));
+        json_t *pj = json_pack("{s:i, s:s, s:s, s:I, s:i, s:i}", "id", i, "name", p->name, "rank",
+                               tg_rank_text(p->rank, rank, sizeof rank), "user",
+                               (json_int_t)(i < x->nusers ? x->users[i] : 0), "joined", p->joined_round,
+                               "withdrawn", p->withdrawn_round);
+        if (i < x->nusers && x->engines[i].name[0])
+            json_object_set_new(pj, "engine", engine_spec_json(&x->engines[i]));
+        json_array_append_new(players, pj);
     }
     json_t *rounds = json_array();
     for (int r = 0; r < t->round_count; r++) {
@@ -409,8 +434,9 @@ json_t *tournament_view(server *s, int64_t id, uint64_t *dep)
         }
         for (int k = 0; k < rd->bye_count; k++)
             json_array_append_new(byes, json_string(player_name(x, rd->byes[k])));
-        json_array_append_new(rounds, json_pack("{s:i, s:o, s:o, s:I}", "number", rd->number, "games", games,
-                                                "byes", byes, "started", (json_int_t)x->started[r]));
+        json_array_append_new(rounds, json_pack("{s:i, s:o, s:o, s:I, s:I}", "number", rd->number, "games", games,
+                                                "byes", byes, "started", (json_int_t)x->started[r], "start_at",
+                                                (json_int_t)x->start_at[r]));
     }
     json_t *standings = json_array(), *tbnames = json_array();
     for (int k = 0; k < t->settings.tiebreak_count; k++)
@@ -448,6 +474,7 @@ json_t *tournament_view(server *s, int64_t id, uint64_t *dep)
     json_object_set_new(o, "organiser_id", json_integer(x->organiser));
     json_object_set_new(o, "rated", json_boolean(x->rated));
     json_object_set_new(o, "version", json_integer(x->version));
+    json_object_set_new(o, "registration_until", json_integer(x->registration_until));
     free(cross);
     return o;
 }
@@ -549,7 +576,7 @@ static void create(server *s, client *c, const proto_request *rq)
     json_object_foreach(o, key, v)
         if (strcmp(key, "name") && strcmp(key, "system") && strcmp(key, "rounds") && strcmp(key, "bar") &&
             strcmp(key, "floor") && strcmp(key, "handicap") && strcmp(key, "max_handicap") &&
-            strcmp(key, "rated") && strcmp(key, "games")) {
+            strcmp(key, "rated") && strcmp(key, "games") && strcmp(key, "registration_until")) {
             snprintf(err, sizeof err, "settings.%.40s: unknown", key);
             return send_error(c, rq, "bad_request", err);
         }
@@ -601,10 +628,14 @@ static void create(server *s, client *c, const proto_request *rq)
         }
         st.max_handicap = (int)json_integer_value(mh);
     }
-    json_t *rated = json_object_get(o, "rated");
+    json_t *rated = json_object_get(o, "rated"), *until = json_object_get(o, "registration_until");
     if (rated && !json_is_boolean(rated)) {
         json_decref(gs);
         return send_error(c, rq, "bad_request", "settings.rated: true or false");
+    }
+    if (until && (!json_is_integer(until) || json_integer_value(until) <= server_unix_ms())) {
+        json_decref(gs);
+        return send_error(c, rq, "bad_request", "settings.registration_until: a time to come (unix ms)");
     }
     if (open_count(s, 0) >= TOUR_OPEN || open_count(s, c->user) >= TOUR_PER_ORGANISER) {
         json_decref(gs);
@@ -629,6 +660,7 @@ static void create(server *s, client *c, const proto_request *rq)
     json_object_del(x->games, "handicap");
     json_object_del(x->games, "handicap_placement");
     x->rated = !rated || json_is_true(rated);
+    x->registration_until = until ? json_integer_value(until) : 0;
     if (!x->rated)
         json_object_set_new(x->games, "rated", json_false());
     else
@@ -672,6 +704,53 @@ static int player_of(const tour *x, int64_t user)
     return -1;
 }
 
+/* Adds a player (the account user, or an engine when user is 0); the
+ * answer is sent. */
+static void add_player(server *s, client *c, const proto_request *rq, tour *x, tg_tour_player *p, int64_t user,
+                       const engine_spec *engine)
+{
+    char err[200];
+    if (!grow_array((void **)&x->users, &x->users_cap, x->nusers, sizeof *x->users) ||
+        !grow_array((void **)&x->engines, &x->engines_cap, x->nusers, sizeof *x->engines))
+        return send_error(c, rq, "internal", "out of memory");
+    int id;
+    if (tg_tour_add_player(x->t, p, &id, err, sizeof err) != TG_OK)
+        return send_error(c, rq, "bad_request", err);
+    x->users[x->nusers] = user;
+    x->engines[x->nusers] = *engine;
+    x->nusers++;
+    if (!tour_write(s, x))
+        return send_error(c, rq, "internal", "out of memory");
+    reply_ok(c, rq, json_pack("{s:i}", "player", id), x->dep);
+}
+
+/* The organiser enters an engine of the server's table (--engine). */
+static void join_engine(server *s, client *c, const proto_request *rq, tour *x)
+{
+    if (x->organiser != c->user)
+        return send_error(c, rq, "forbidden", "only the organiser enters engines");
+    if (!engine_known(s, rq->engine))
+        return send_error(c, rq, "bad_request", "engine: not one this server offers");
+    if (rq->playouts < 0 || rq->playouts > 100000)
+        return send_error(c, rq, "bad_request", "playouts: 1..100000");
+    tg_tour_player p;
+    memset(&p, 0, sizeof p);
+    if (!rq->rank || tg_rank_parse(rq->rank, &p.rank) != TG_OK)
+        return send_error(c, rq, "bad_request", "rank: the engine's, such as 5k or 2d");
+    /* "tengen", then "tengen-2" ...: names are unique in a tournament */
+    snprintf(p.name, sizeof p.name, "%s", rq->engine);
+    for (int k = 2; tg_tour_find_player(x->t, p.name) >= 0 && k < 1000; k++)
+        snprintf(p.name, sizeof p.name, "%.100s-%d", rq->engine, k);
+    p.rating = 1500;
+    p.deviation = 350;
+    p.volatility = 0.06;
+    engine_spec e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.name, sizeof e.name, "%s", rq->engine);
+    e.playouts = rq->playouts ? rq->playouts : 1000;
+    add_player(s, c, rq, x, &p, 0, &e);
+}
+
 static void join(server *s, client *c, const proto_request *rq)
 {
     tour *x = named(s, c, rq, false);
@@ -681,7 +760,12 @@ static void join(server *s, client *c, const proto_request *rq)
         return send_error(c, rq, "forbidden", "guests cannot register: make an account");
     if (!strcmp(x->state, "finished"))
         return send_error(c, rq, "wrong_phase", "the tournament is over");
-    char err[200];
+    if (x->t->player_count >= TOUR_PLAYERS)
+        return send_error(c, rq, "limit", "the tournament is full");
+    if (rq->engine)
+        return join_engine(s, c, rq, x);
+    if (x->registration_until && server_unix_ms() > x->registration_until && c->user != x->organiser)
+        return send_error(c, rq, "wrong_phase", "registration is closed: ask the organiser");
     int me = player_of(x, c->user);
     if (me >= 0) {
         tg_tour_player *p = &x->t->players[me];
@@ -696,8 +780,6 @@ static void join(server *s, client *c, const proto_request *rq)
             return send_error(c, rq, "internal", "out of memory");
         return reply_ok(c, rq, json_pack("{s:i}", "player", me), x->dep);
     }
-    if (x->t->player_count >= TOUR_PLAYERS)
-        return send_error(c, rq, "limit", "the tournament is full");
     tg_tour_player p;
     memset(&p, 0, sizeof p);
     snprintf(p.name, sizeof p.name, "%s", c->name);
@@ -713,15 +795,9 @@ static void join(server *s, client *c, const proto_request *rq)
     } else {
         return send_error(c, rq, "bad_request", "give your rank (such as 5k or 2d): your rating is not yet established");
     }
-    if (!grow_array((void **)&x->users, &x->users_cap, x->nusers, sizeof *x->users))
-        return send_error(c, rq, "internal", "out of memory");
-    int id;
-    if (tg_tour_add_player(x->t, &p, &id, err, sizeof err) != TG_OK)
-        return send_error(c, rq, "bad_request", err);
-    x->users[x->nusers++] = c->user;
-    if (!tour_write(s, x))
-        return send_error(c, rq, "internal", "out of memory");
-    reply_ok(c, rq, json_pack("{s:i}", "player", id), x->dep);
+    engine_spec none;
+    memset(&none, 0, sizeof none);
+    add_player(s, c, rq, x, &p, c->user, &none);
 }
 
 static void leave(server *s, client *c, const proto_request *rq)
@@ -778,57 +854,133 @@ static void pair(server *s, client *c, const proto_request *rq)
     reply_ok(c, rq, json_pack("{s:i}", "round", n + 1), x->dep);
 }
 
-/* Start the last paired round: its games begin now, clocks running. */
+/* The last paired round's games begin now, clocks running: every board
+ * without a game gets one (so that a start cut short by a failure is
+ * finished by starting again).  The number made, or -1 with err. */
+static int start_round(server *s, tour *x, char *err, size_t errlen)
+{
+    int n = x->t->round_count;
+    tg_tour_round *rd = &x->t->rounds[n - 1];
+    if (x->nboards[n - 1] < rd->game_count) {
+        int64_t *boards = realloc(x->boards[n - 1], (size_t)rd->game_count * sizeof *boards);
+        if (!boards) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        for (int k = x->nboards[n - 1]; k < rd->game_count; k++)
+            boards[k] = 0;
+        x->boards[n - 1] = boards;
+        x->nboards[n - 1] = rd->game_count;
+    }
+    int made = 0;
+    for (int k = 0; k < rd->game_count; k++) {
+        tg_tour_game *g = &rd->games[k];
+        if (g->result.outcome != TG_OUTCOME_NONE || x->boards[n - 1][g->board - 1])
+            continue; /* entered beforehand (a forfeit), or made already */
+        json_t *gs = json_deep_copy(x->games);
+        json_object_set_new(gs, "komi", json_real(g->komi2 / 2.0));
+        if (g->handicap >= 2)
+            json_object_set_new(gs, "handicap", json_integer(g->handicap));
+        room_settings rs;
+        bool ok = gs && room_settings_from_json(gs, &rs, err, errlen);
+        json_decref(gs);
+        engine_spec e[3];
+        memset(e, 0, sizeof e);
+        e[TG_BLACK] = x->engines[g->black];
+        e[TG_WHITE] = x->engines[g->white];
+        int64_t link[3] = {x->id, n, g->board};
+        live *lv = ok ? game_start_for(s, &rs, x->users[g->black], player_name(x, g->black), x->users[g->white],
+                                       player_name(x, g->white), "", e, NULL, link, err, errlen)
+                      : NULL;
+        if (!lv) {
+            fprintf(stderr, "tengen serve: tournament %lld round %d board %d: %s\n", (long long)x->id, n,
+                    g->board, err);
+            if (!made)
+                return -1;
+            break; /* the boards made are written; a start again makes the rest */
+        }
+        x->boards[n - 1][g->board - 1] = lv->r->id;
+        batch_game_needs_doc(s, lv->r->id, x->id);
+        made++;
+    }
+    if (!x->started[n - 1])
+        x->started[n - 1] = server_unix_ms();
+    x->start_at[n - 1] = 0;
+    return made;
+}
+
+/* Start the last paired round now, or at a time ("at", unix ms). */
 static void start(server *s, client *c, const proto_request *rq)
 {
     tour *x = named(s, c, rq, true);
     if (!x)
         return;
     int n = x->t->round_count;
-    if (!n || x->started[n - 1])
+    if (!n)
         return send_error(c, rq, "wrong_phase", "pair the next round first");
-    tg_tour_round *rd = &x->t->rounds[n - 1];
-    int64_t *boards = calloc((size_t)rd->game_count + 1, sizeof *boards);
-    if (!boards)
-        return send_error(c, rq, "internal", "out of memory");
-    int made = 0;
-    char err[200];
-    for (int k = 0; k < rd->game_count; k++) {
-        tg_tour_game *g = &rd->games[k];
-        if (g->result.outcome != TG_OUTCOME_NONE) /* entered beforehand (a forfeit) */
-            continue;
-        json_t *gs = json_deep_copy(x->games);
-        json_object_set_new(gs, "komi", json_real(g->komi2 / 2.0));
-        if (g->handicap >= 2)
-            json_object_set_new(gs, "handicap", json_integer(g->handicap));
-        room_settings rs;
-        bool ok = gs && room_settings_from_json(gs, &rs, err, sizeof err);
-        json_decref(gs);
-        engine_spec none[3];
-        memset(none, 0, sizeof none);
-        int64_t link[3] = {x->id, n, g->board};
-        live *lv = ok ? game_start_for(s, &rs, x->users[g->black], player_name(x, g->black), x->users[g->white],
-                                       player_name(x, g->white), "", none, NULL, link, err, sizeof err)
-                      : NULL;
-        if (!lv) {
-            /* the games made so far stay in this turn's batch; the
-             * tournament is not written: they are void by the version */
-            free(boards);
-            fprintf(stderr, "tengen serve: tournament %lld round %d board %d: %s\n", (long long)x->id, n,
-                    g->board, err);
-            return send_error(c, rq, "internal", err);
-        }
-        boards[g->board - 1] = lv->r->id;
-        batch_game_needs_doc(s, lv->r->id, x->id);
-        made++;
+    bool missing = false;
+    for (int k = 0; k < x->t->rounds[n - 1].game_count; k++) {
+        tg_tour_game *g = &x->t->rounds[n - 1].games[k];
+        missing |= g->result.outcome == TG_OUTCOME_NONE &&
+                   (g->board > x->nboards[n - 1] || !x->boards[n - 1][g->board - 1]);
     }
-    free(x->boards[n - 1]);
-    x->boards[n - 1] = boards;
-    x->nboards[n - 1] = rd->game_count;
-    x->started[n - 1] = server_unix_ms();
+    if (x->started[n - 1] && !missing)
+        return send_error(c, rq, "wrong_phase", "the round has begun: pair the next one first");
+    int64_t now = server_unix_ms();
+    if (rq->at > now && !x->started[n - 1]) {
+        if (rq->at > now + 30LL * 86400 * 1000)
+            return send_error(c, rq, "bad_request", "at: within 30 days");
+        x->start_at[n - 1] = rq->at;
+        if (!tour_write(s, x))
+            return send_error(c, rq, "internal", "out of memory");
+        schedule_starts(s);
+        return reply_ok(c, rq, json_pack("{s:i, s:I}", "round", n, "at", (json_int_t)rq->at), x->dep);
+    }
+    char err[200];
+    int made = start_round(s, x, err, sizeof err);
+    if (made < 0)
+        return send_error(c, rq, "internal", err);
     if (!tour_write(s, x))
         return send_error(c, rq, "internal", "out of memory");
     reply_ok(c, rq, json_pack("{s:i, s:i}", "round", n, "games", made), x->dep);
+}
+
+/* Rounds whose time has come begin (this node: the tournament's home,
+ * the node that holds its organiser's request... any node may; the
+ * version check keeps one). */
+static void on_start_timer(void *arg)
+{
+    server *s = arg;
+    int64_t now = server_unix_ms(), id;
+    void *v;
+    for (size_t i = 0; imap_next(&s->tours->by_id, &i, &id, &v);) {
+        tour *x = v;
+        int n = x->t && !x->loading ? x->t->round_count : 0;
+        if (!n || !x->start_at[n - 1] || x->start_at[n - 1] > now || x->started[n - 1])
+            continue;
+        char err[200];
+        if (start_round(s, x, err, sizeof err) < 0 || !tour_write(s, x))
+            x->start_at[n - 1] = now + 5000; /* tried again shortly */
+    }
+    schedule_starts(s);
+}
+
+static void schedule_starts(server *s)
+{
+    if (!s->tours)
+        return;
+    if (!s->tours->timer && !(s->tours->timer = net_timer_new(s->net, on_start_timer, s)))
+        return;
+    int64_t next = INT64_MAX, now = server_unix_ms(), id;
+    void *v;
+    for (size_t i = 0; imap_next(&s->tours->by_id, &i, &id, &v);) {
+        tour *x = v;
+        int n = x->t ? x->t->round_count : 0;
+        if (n && x->start_at[n - 1] && !x->started[n - 1] && x->start_at[n - 1] < next)
+            next = x->start_at[n - 1];
+    }
+    if (next != INT64_MAX)
+        net_timer_set(s->tours->timer, next > now ? next - now : 0);
 }
 
 static bool all_results_in(const tg_tournament *t)
