@@ -72,7 +72,12 @@ function waitingCard() {
 
 // The quick match's card for the lobby (user: the signed-in player, or null).
 export function quickMatchCard(user) {
-  if (!user) return null
+  if (!user) { // logged out: the server dropped the seek with the session
+    if (Q.timer) clearInterval(Q.timer)
+    Q.seeking = null
+    Q.timer = null
+    return null
+  }
   if (Q.seeking) return waitingCard()
   const sizes = SIZES.map(n => check(`qm-size-${n}`, `${n}×${n}`, n === 19))
   const speeds = SPEEDS.map(v => check(`qm-speed-${v}`, t('qm_' + v), v === 'rapid'))
