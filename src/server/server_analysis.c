@@ -485,9 +485,29 @@ bool analysis_request(server *s, client *c, const char *data, size_t len)
 
 /* ---- a live game's position, for its spectators ------------------------------- */
 
+static void view_free(live_view *v);
+
+/* The views of games no longer in play leave memory (before a new one is
+ * made, once there are many). */
+static void views_sweep(server *s)
+{
+    int64_t gone[64], key;
+    void *v;
+    int n = 0;
+    for (size_t i = 0; n < 64 && imap_next(&s->analyses->views, &i, &key, &v);) {
+        live *lv = live_get(s, key);
+        if (!lv || lv->r->phase == ROOM_OVER)
+            gone[n++] = key;
+    }
+    for (int i = 0; i < n; i++)
+        view_free(imap_del(&s->analyses->views, gone[i]));
+}
+
 static live_view *view_of(server *s, int64_t game, bool make)
 {
     live_view *v = imap_get(&s->analyses->views, game);
+    if (!v && make && s->analyses->views.count >= 64)
+        views_sweep(s);
     if (!v && make && (v = calloc(1, sizeof *v))) {
         v->moves = -1;
         if (!imap_put(&s->analyses->views, game, v)) {

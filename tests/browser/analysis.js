@@ -287,10 +287,15 @@ async function scenarioBadInput(base, A, B, game) {
     const live = await newGame(A, B)
     r = await ask(A, 'analysis.start', {game: live})
     assert.strictEqual(r.code, 'not_finished', JSON.stringify(r))
+    // the first a 19×19 record of 38 moves: still under way when the second comes
+    const L = 'abcdefghijklmnopqrs'
+    let long = '(;GM[1]FF[4]SZ[19]'
+    for (const x of L) long += `;B[${x}d];W[${x}p]`
+    long += ')'
     const both = await A.evaluate(async sgf => {
       const one = s => window.tengen.conn.request('analysis.upload', {text: s}).then(() => 'ok', e => e.code)
       return Promise.all([one(sgf), one(sgf)])
-    }, SGF)
+    }, long)
     assert.deepStrictEqual(both.sort(), ['busy', 'ok'])
     const api = await fetch(`${base}/api/analysis/game/abc`)
     assert.strictEqual(api.status, 400)
