@@ -254,6 +254,11 @@ bool tournament_game_over(server *s, live *lv);
  * write of ours failed or lost). */
 void tournament_reread(server *s, int64_t id);
 void tournaments_reread_all(server *s);  /* notes from other nodes were missed */
+/* Its write of epoch is durable; its write failed; another node's write of
+ * it came first (the requests are judged again once it is read). */
+void tournament_durable(server *s, int64_t id, uint64_t epoch);
+void tournament_failed(server *s, int64_t id);
+void tournament_lost(server *s, int64_t id, uint64_t epoch);
 /* The writer thread: whether op's document was written by another node
  * since this node's version (*lost).  -1: the store failed. */
 int tournament_doc_check(store *db, const write_op *op, bool *lost);

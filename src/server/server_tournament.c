@@ -61,11 +61,21 @@ typedef struct tour {
     int64_t start_at[TG_TOUR_MAX_ROUNDS]; /* unix ms it is to begin, set by the organiser (0: none) */
     uint64_t dep;               /* the store epoch of its newest write */
     bool loading;               /* being read again from the store */
+    int64_t *parked;            /* clients whose request waits for that read */
+    int nparked, parked_cap;
+    struct tour_ask {           /* several nodes: the requests whose answers wait for a write */
+        int64_t client;         /* of this tournament: judged again if another node's came first */
+        uint64_t epoch;
+        char *text;
+    } *asks;
+    int nasks, asks_cap;
     bool again;                 /* heard of another write while reading */
 } tour;
 
 typedef struct tournaments {
     imap by_id;
+    client *asking;             /* the request being handled (tour_write remembers it) */
+    const proto_request *rq;
     net_timer *timer;           /* the next round to begin at its time */
     int64_t last_id;            /* the largest tournament id known */
 } tournaments;
@@ -108,7 +118,41 @@ static void tour_free(tour *x)
     if (!x)
         return;
     tour_clear(x);
+    free(x->parked);
+    for (int i = 0; i < x->nasks; i++)
+        free(x->asks[i].text);
+    free(x->asks);
     free(x);
+}
+
+/* Asks through epoch were answered (durable, or failed with the truth). */
+static void asks_clear(tour *x, uint64_t through)
+{
+    int kept = 0;
+    for (int i = 0; i < x->nasks; i++) {
+        if (x->asks[i].epoch > through)
+            x->asks[kept++] = x->asks[i];
+        else
+            free(x->asks[i].text);
+    }
+    x->nasks = kept;
+}
+
+/* The requests that waited for the tournament's read are handled now, in order. */
+static void resume_parked(server *s, tour *x)
+{
+    int n = x->nparked;
+    int64_t *ids = x->parked;
+    x->parked = NULL;
+    x->nparked = x->parked_cap = 0;
+    for (int i = 0; i < n; i++) {
+        client *c = client_by_id(s, ids[i]);
+        if (c && !c->closed) {
+            c->waiting = false;
+            client_resume(s, c);
+        }
+    }
+    free(ids);
 }
 
 /* ---- the document ----------------------------------------------------------------- */
@@ -236,6 +280,16 @@ static bool tour_write(server *s, tour *x)
         x->version--;
         return false;
     }
+    /* several nodes: the request is judged again should another node's
+     * change come first (its answer is then dropped) */
+    client *c = s->tours->asking;
+    if (s->listen && c && s->tours->rq->root &&
+        grow_array((void **)&x->asks, &x->asks_cap, x->nasks, sizeof *x->asks)) {
+        char *text = json_dumps(s->tours->rq->root, JSON_COMPACT);
+        if (text)
+            x->asks[x->nasks++] = (struct tour_ask){c->id, x->dep, text};
+        s->tours->asking = NULL; /* once a request */
+    }
     /* the lobby hears that it changed once that is durable */
     lobby_broadcast(s, json_pack("{s:s, s:I, s:I}", "type", "tournament.update", "tournament",
                                  (json_int_t)x->id, "version", (json_int_t)x->version), x->dep);
@@ -279,10 +333,15 @@ static void reread_done(void *ctx, store_job *job)
         tour *fresh = j->found == 0 ? tour_from_body(j->id, j->body, err, sizeof err) : NULL;
         if (fresh) {
             uint64_t dep = x->dep;
+            int64_t *parked = x->parked;
+            int nparked = x->nparked, parked_cap = x->parked_cap;
             tour_clear(x);
             fresh->dep = dep;
             *x = *fresh;
             free(fresh);
+            x->parked = parked;
+            x->nparked = nparked;
+            x->parked_cap = parked_cap;
         } else if (j->found == 0) {
             fprintf(stderr, "tengen serve: %s\n", err);
         }
@@ -291,6 +350,7 @@ static void reread_done(void *ctx, store_job *job)
         if (x->t)
             catch_up(s, x);
         schedule_starts(s);
+        resume_parked(s, x);
         lobby_broadcast(s, json_pack("{s:s, s:I, s:I}", "type", "tournament.update", "tournament",
                                      (json_int_t)x->id, "version", (json_int_t)x->version), 0);
     } else if (x) {
@@ -681,12 +741,19 @@ static void create(server *s, client *c, const proto_request *rq)
 static tour *named(server *s, client *c, const proto_request *rq, bool organiser)
 {
     tour *x = tour_get(s, rq->tournament);
-    if (!x || !x->t) {
-        send_error(c, rq, "not_found", "no such tournament");
+    if (x && x->loading) {
+        /* another node changed it: the request waits for the read, then is
+         * judged on the tournament as it is (one made elsewhere included) */
+        if (!c->waiting && x->nparked < 256 &&
+            grow_array((void **)&x->parked, &x->parked_cap, x->nparked, sizeof *x->parked) && client_park(c, rq)) {
+            x->parked[x->nparked++] = c->id;
+            return NULL;
+        }
+        send_error(c, rq, "unavailable", "the tournament is being read again: try again");
         return NULL;
     }
-    if (x->loading) {
-        send_error(c, rq, "unavailable", "the tournament is being read again: try again");
+    if (!x || !x->t) {
+        send_error(c, rq, "not_found", "no such tournament");
         return NULL;
     }
     if (organiser && x->organiser != c->user) {
@@ -1030,15 +1097,58 @@ void tournament_handle(server *s, client *c, const proto_request *rq)
         return send_error(c, rq, "internal", "out of memory");
     if (c->guest && rq->type == P_TOUR_CREATE)
         return send_error(c, rq, "forbidden", "guests cannot organise: make an account");
+    s->tours->asking = c;
+    s->tours->rq = rq;
     switch (rq->type) {
-    case P_TOUR_CREATE: return create(s, c, rq);
-    case P_TOUR_JOIN: return join(s, c, rq);
-    case P_TOUR_LEAVE: return leave(s, c, rq);
-    case P_TOUR_PAIR: return pair(s, c, rq);
-    case P_TOUR_START: return start(s, c, rq);
-    case P_TOUR_RESULT: return result(s, c, rq);
-    default: return send_error(c, rq, "bad_request", "unknown tournament request");
+    case P_TOUR_CREATE: create(s, c, rq); break;
+    case P_TOUR_JOIN: join(s, c, rq); break;
+    case P_TOUR_LEAVE: leave(s, c, rq); break;
+    case P_TOUR_PAIR: pair(s, c, rq); break;
+    case P_TOUR_START: start(s, c, rq); break;
+    case P_TOUR_RESULT: result(s, c, rq); break;
+    default: send_error(c, rq, "bad_request", "unknown tournament request");
     }
+    s->tours->asking = NULL;
+    s->tours->rq = NULL;
+}
+
+void tournament_durable(server *s, int64_t id, uint64_t epoch)
+{
+    tour *x = tour_get(s, id);
+    if (x)
+        asks_clear(x, epoch);
+}
+
+void tournament_failed(server *s, int64_t id)
+{
+    tour *x = tour_get(s, id);
+    if (x)
+        asks_clear(x, UINT64_MAX); /* their fallbacks told them */
+    tournament_reread(s, id);
+}
+
+void tournament_lost(server *s, int64_t id, uint64_t epoch)
+{
+    tour *x = tour_get(s, id);
+    if (!x)
+        return;
+    /* the requests whose answers were dropped wait for the read, in order,
+     * first in their clients' inboxes */
+    for (int i = x->nasks - 1; i >= 0; i--) {
+        struct tour_ask *a = &x->asks[i];
+        client *c = a->epoch >= epoch ? client_by_id(s, a->client) : NULL;
+        if (!c || c->closed)
+            continue;
+        bool session = c->waiting; /* resumed by what it waits for already */
+        if ((session || grow_array((void **)&x->parked, &x->parked_cap, x->nparked, sizeof *x->parked)) &&
+            client_park_text(c, a->text)) {
+            a->text = NULL;
+            if (!session)
+                x->parked[x->nparked++] = c->id;
+        }
+    }
+    asks_clear(x, UINT64_MAX);
+    tournament_reread(s, id);
 }
 
 /* ---- a game ends ------------------------------------------------------------------- */

@@ -437,7 +437,7 @@ static void recover_from(server *s, batch *failed)
         if (lv)
             game_recover(s, lv);
         else if (ids[k] < 0) /* a tournament: as the store has it */
-            tournament_reread(s, -ids[k]);
+            tournament_failed(s, -ids[k]);
     }
     store_job *reset = calloc(1, sizeof *reset);
     if (reset)
@@ -449,7 +449,7 @@ static void lost_race(server *s, int64_t game, uint64_t epoch)
     s->races_lost++;
     net_drop_epoch(s->net, epoch);
     if (game < 0) { /* a tournament another node changed first */
-        tournament_reread(s, -game);
+        tournament_lost(s, -game, epoch);
         return;
     }
     live *lv = live_get(s, game);
@@ -515,6 +515,8 @@ static void batch_done(void *ctx, store_job *job)
         live *lv = b->games[i].lost ? NULL : live_get(s, b->games[i].id);
         if (lv)
             live_asks_clear(lv, b->games[i].epoch);
+        if (b->games[i].id < 0 && !b->games[i].lost)
+            tournament_durable(s, -b->games[i].id, b->games[i].epoch);
         if (lv && lv->dep <= s->committed) {
             game_durable(s, lv);
             nodes_after_write(s, lv);

@@ -129,6 +129,67 @@ async function main() {
     }
   })
 
+  await check('a tournament across nodes: made on node 1, joined on 2 and 3, paired on two nodes at once (one change kept, never two rounds), started: the games on every node', async () => {
+    const tours = async (node, id) => {
+      const r = await get(node, `/api/tournaments/${id}`)
+      return r.status === 200 ? r.json.tournament : null
+    }
+    const made = await S.ana.ok('tournament.create', {settings: {name: 'Nodes cup', system: 'swiss', rounds: 2,
+      games: {size: 9, absence_s: 600}}})
+    const T = made.tournament
+    await S.ana.ok('tournament.join', {tournament: T, rank: '3k'})
+    const dee = await open(n3, 'dee@3')
+    await dee.ok('register', {name: 'dee', password: 'password-dee'})
+    // a node hears of the tournament (and of each change) from the others
+    for (const [c, rank] of [[S.bo, '5k'], [dee, '1d']]) {
+      let a
+      for (let i = 0; i < 50; i++) {
+        a = await c.request('tournament.join', {tournament: T, rank})
+        if (a.type === 'ok' || a.code !== 'not_found') break
+        await sleep(50)
+      }
+      assert.strictEqual(a.type, 'ok', JSON.stringify(a))
+    }
+    for (let i = 0; i < 50; i++) {
+      const v = await tours(n2, T)
+      if (v && v.players_list.length === 3) break
+      await sleep(50)
+    }
+    const [p1, p2] = await Promise.all([S.ana.request('tournament.pair', {tournament: T}),
+      S.ana2.request('tournament.pair', {tournament: T})])
+    const oks = [p1, p2].filter(a => a.type === 'ok').length
+    assert.ok(oks >= 1, `neither pairing kept: ${JSON.stringify([p1, p2])}`)
+    for (const a of [p1, p2]) if (a.type !== 'ok') assert.strictEqual(a.code, 'internal', JSON.stringify(a))
+    let views
+    for (let i = 0; i < 60; i++) {
+      views = await Promise.all(nodes.map(n => tours(n, T)))
+      if (views.every(v => v && v.version === views[0].version)) break
+      await sleep(50)
+    }
+    assert.ok(views.every(v => v && v.version === views[0].version), `versions ${views.map(v => v && v.version)}`)
+    for (const v of views) assert.strictEqual(v.rounds_list.length, 1, `rounds ${JSON.stringify(v.rounds_list)}`)
+    console.log(`# two nodes paired at once: ${oks} of 2 kept, version ${views[0].version} on every node`)
+    let st
+    for (let i = 0; i < 50; i++) {
+      st = await S.ana.request('tournament.start', {tournament: T})
+      if (st.type === 'ok' || st.code !== 'unavailable') break
+      await sleep(50)
+    }
+    assert.strictEqual(st.type, 'ok', JSON.stringify(st))
+    assert.strictEqual(st.games, 1)
+    const game = (await tours(n1, T)).rounds_list[0].games[0].game
+    for (const n of nodes) {
+      let g
+      for (let i = 0; i < 50; i++) {
+        const r = await get(n, `/api/games/${game}`)
+        if (r.status === 200) { g = r.json.game; break }
+        await sleep(50)
+      }
+      assert.ok(g && g.tournament && g.tournament.id === T && g.tournament.round === 1, `game ${game} on :${n.port}: ${JSON.stringify(g && g.tournament)}`)
+    }
+    dee.close && dee.close()
+  })
+
   await check('the race: one player\'s two connections on two nodes move at once, 12 times: one kept, one not_your_turn, one game on every node', async () => {
     const free = points()
     const used = new Set(['D4', 'Q16', 'Q4', 'D16', 'K10', 'C3'])
