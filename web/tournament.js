@@ -114,6 +114,8 @@ const RESULTS = [
 ]
 
 const when = ms => new Date(ms).toLocaleString()
+// the games a player was taken to (or found begun) from a tournament page
+const sentTo = new Set()
 // a datetime-local field's value as unix ms (0: empty)
 const fieldTime = input => input.value ? new Date(input.value).getTime() || 0 : 0
 
@@ -127,7 +129,7 @@ function resultWords(r) {
 async function getJSON(url) {
   const r = await fetch(url)
   const j = await r.json()
-  if (!r.ok) throw new Error(j.message || r.statusText)
+  if (!r.ok) throw Object.assign(new Error(j.message || r.statusText), {status: r.status})
   return j
 }
 
@@ -227,29 +229,36 @@ export class TournamentView {
     if (ctx.conn.ready) this.connected()
   }
 
-  // the lobby's messages carry tournament.update
-  connected() { this.ctx.conn.request('lobby.subscribe').catch(() => {}) }
+  // the lobby's messages carry tournament.update; what changed before the
+  // subscription (or while the connection was down) is read once it holds
+  connected() { this.ctx.conn.request('lobby.subscribe').then(() => this.load()).catch(() => {}) }
   leave() { if (this.ctx.conn.ready) this.ctx.conn.request('lobby.unsubscribe').catch(() => {}) }
   userChanged() { this.render() }
   tournamentUpdate(m) { if (m.tournament === this.id) this.load() }
 
   async load() {
-    const before = this.x
     try {
       this.x = (await getJSON('/api/tournaments/' + this.id)).tournament
       this.error = null
     } catch (e) {
       this.error = e
+      // the API's budget an address (many players behind one address): read again soon
+      if (e.status === 429 && this.ctx.S.view === this) setTimeout(() => { if (this.ctx.S.view === this) this.load() }, 1000)
     }
     if (this.ctx.S.view !== this) return // left meanwhile: the page is another view's
+    if (!this.x) return this.render()
     // a round has just begun: a player goes to the board, as in the lobby
+    // (once a game; not when the page is opened on a round already begun)
     const me = this.ctx.S.user && this.ctx.S.user.name
     const x = this.x
     const rd = x && x.round ? x.rounds_list[x.round - 1] : null
-    const was = before && before.round === (x && x.round) ? before.rounds_list[x.round - 1] : null
-    if (me && rd && rd.started && was && !was.started) {
-      const mine = rd.games.find(b => b.game && (b.black === me || b.white === me))
-      if (mine) { location.hash = '#/game/' + mine.game; return }
+    const mine = me && rd && rd.started
+      ? rd.games.find(b => b.game && !b.result && (b.black === me || b.white === me)) : null
+    const first = !this.loaded
+    this.loaded = true
+    if (mine && !sentTo.has(mine.game)) {
+      sentTo.add(mine.game)
+      if (!first) { location.hash = '#/game/' + mine.game; return }
     }
     this.render()
   }

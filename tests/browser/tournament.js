@@ -88,9 +88,19 @@ async function startServer() {
   return `http://${listen}`
 }
 
+const P = {}
+
 async function step(name, fn) {
   log(name)
-  try { return await fn() } catch (e) { fail(`${name}: ${e && e.message ? e.message.split('\n').slice(0, 8).join('\n') : e}`) }
+  try { return await fn() } catch (e) {
+    // where each page was, to tell a page that was not taken to its board from one that was
+    const where = []
+    for (const [n, p] of Object.entries(P)) {
+      where.push(`${n}: ${await p.evaluate(() => `${location.hash} view=${document.querySelector('#main') &&
+        document.querySelector('#main').dataset.view} conn=${document.querySelector('#conn') && document.querySelector('#conn').dataset.state}`).catch(() => '?')}`)
+    }
+    fail(`${name}: ${e && e.message ? e.message.split('\n').slice(0, 8).join('\n') : e}\n  pages: ${where.join('; ')}`)
+  }
 }
 
 async function newPage(base, label) {
@@ -130,7 +140,7 @@ async function waitView(base, id, pred, what) {
   while (Date.now() < deadline) {
     v = await view(base, id)
     if (pred(v)) return v
-    await new Promise(r => setTimeout(r, 100))
+    await new Promise(r => setTimeout(r, 250)) // (the API's budget is the address's: the pages' too)
   }
   throw new Error(`${what} did not happen: ${JSON.stringify(v).slice(0, 600)}`)
 }
@@ -155,7 +165,6 @@ async function main() {
   const base = await startServer()
   browser = await chromium.launch({executablePath: CHROMIUM, args: ['--no-sandbox']})
   const names = ['ana', 'bo', 'cy', 'di'], ranks = ['3k', '5k', '1d', '2k']
-  const P = {}
   for (const n of names) {
     P[n] = await newPage(base, n)
     await step(`${n} registers`, () => register(P[n], n))
@@ -242,6 +251,8 @@ async function main() {
     await A.click(`${row} button.set-result`)
     await A.waitForSelector(`${row} td.result[data-result="BL"]`)
     const b2 = v.rounds_list[1].games.find(b => b.board === 2)
+    // (the organiser, if White there, went back to the tournament page: back to the board)
+    if (playerOf(b2, 'white') === A) await A.goto(`${base}/#/game/${b2.game}`)
     await resign(playerOf(b2, 'white'), b2.game)
     await waitView(base, id, x => x.rounds_list[1].games.find(b => b.board === 2).result === 'B+R', 'board 2 resigned')
   })
