@@ -340,7 +340,6 @@ static void on_closed(void *ctx, net_conn *conn)
     game_client_gone(s, c);
     quickmatch_client_gone(s, c);
     analysis_client_gone(s, c);
-    quickmatch_client_gone(s, c);
     session_closed(s, c);
     c->closed = true;
     c->conn = NULL;
