@@ -969,6 +969,24 @@ static void test_tournament_engines_and_times(void **state)
     for (tg_color c = TG_BLACK; c <= TG_WHITE; c++)
         engine |= !strcmp(lv->engine[c].name, "tengen") && lv->engine[c].playouts == 50;
     assert_true(engine);
+    /* round 2 paired by hand: the organiser's pairs and byes, by name */
+    say(s, &a, "{\"type\":\"tournament.result\",\"id\":13,\"tournament\":%lld,\"round\":1,\"board\":1,"
+               "\"result\":\"B+F\"}", (long long)t);
+    assert_true(answered_ok(&a, 13, NULL));
+    say(s, &a, "{\"type\":\"tournament.pair\",\"id\":14,\"tournament\":%lld,\"pairs\":[[\"tengen\",\"nobody\"]]}",
+        (long long)t);
+    assert_false(answered_ok(&a, 14, &m));
+    assert_non_null(strstr(json_string_value(json_object_get(m, "message")), "pairs[0]"));
+    say(s, &a, "{\"type\":\"tournament.pair\",\"id\":15,\"tournament\":%lld,\"pairs\":[[\"tengen-2\",\"ana\"]],"
+               "\"byes\":[\"tengen\"]}", (long long)t);
+    assert_true(answered_ok(&a, 15, NULL));
+    v = tour_view(s, t);
+    json_t *r2 = json_array_get(json_object_get(v, "rounds_list"), 1);
+    json_t *g2 = json_array_get(json_object_get(r2, "games"), 0);
+    assert_string_equal(json_string_value(json_object_get(g2, "black")), "tengen-2");
+    assert_string_equal(json_string_value(json_object_get(g2, "white")), "ana");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(r2, "byes"), 0)), "tengen");
+    json_decref(v);
     /* registration closes at its time (for all but the organiser) */
     say(s, &a, "{\"type\":\"tournament.create\",\"id\":11,\"settings\":{\"name\":\"Soon\",\"registration_until\":%lld}}",
         (long long)server_unix_ms() + 100);

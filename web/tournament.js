@@ -54,7 +54,10 @@ Object.assign(STRINGS.en, {
   tour_start_at: 'or at (optional)',
   tour_begins_at: 'begins {when}',
   tour_add_engine: 'Enter an engine', tour_engine_rank: 'its rank', tour_engine_playouts: 'playouts',
-  tour_engine_tag: 'engine'
+  tour_engine_tag: 'engine',
+  tour_manual: 'Pair by hand: a board a line, "Black - White"',
+  tour_manual_byes: 'byes (names, comma-separated)',
+  tour_manual_pair: 'Pair round {n} by hand'
 })
 Object.assign(STRINGS.zh, {
   tournaments: '比赛',
@@ -101,7 +104,10 @@ Object.assign(STRINGS.zh, {
   tour_start_at: '或定时开始（可选）',
   tour_begins_at: '{when} 开始',
   tour_add_engine: '加入电脑棋手', tour_engine_rank: '段位', tour_engine_playouts: '计算量（playouts）',
-  tour_engine_tag: '电脑'
+  tour_engine_tag: '电脑',
+  tour_manual: '人工编排：每行一台，“黑方 - 白方”',
+  tour_manual_byes: '轮空（姓名，逗号分隔）',
+  tour_manual_pair: '人工编排第 {n} 轮'
 })
 
 // The results an organiser enters, as the server reads them.
@@ -326,6 +332,22 @@ export class TournamentView {
       } else if (n < x.rounds) {
         panel.appendChild(el('button', {type: 'button', id: 'tour-pair', onclick: () => this.request('tournament.pair', {}, orgErr)},
           t('tour_pair', {n: n + 1})))
+      }
+      // the organiser's own pairing of the round to come (or again, before it begins)
+      if (!lastRound || !lastRound.started ? true : n < x.rounds) {
+        const next = lastRound && !lastRound.started ? n : n + 1
+        const lines = el('textarea', {id: 'tour-manual', rows: 3, cols: 28, 'aria-label': t('tour_manual'),
+          placeholder: 'ana - bo'})
+        const byes = el('input', {id: 'tour-manual-byes', size: 20, 'aria-label': t('tour_manual_byes'),
+          placeholder: t('tour_manual_byes')})
+        panel.appendChild(el('form', {class: 'manual-pairing', onsubmit: e => {
+          e.preventDefault()
+          const pairs = lines.value.split('\n').map(l => l.trim()).filter(Boolean)
+            .map(l => l.split(/\s+-\s+|\s*,\s*/).map(w => w.trim()))
+          const bye = byes.value.split(',').map(w => w.trim()).filter(Boolean)
+          this.request('tournament.pair', {pairs, byes: bye}, orgErr)
+        }}, el('label', {class: 'field'}, el('span', {}, t('tour_manual')), lines), ' ', byes, ' ',
+        el('button', {type: 'submit', id: 'tour-manual-pair'}, t('tour_manual_pair', {n: next}))))
       }
       // an engine of the server's table takes part
       const engines = (S.lobby && S.lobby.engines && S.lobby.engines.length) ? S.lobby.engines : ['tengen']

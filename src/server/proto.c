@@ -90,8 +90,8 @@ static int parse_body(json_t *root, proto_request *r, char *err, size_t errlen)
     case P_TOUR_LEAVE:
         return U("{s:s, s?I, s:I}", "type", &t, "id", &id, "tournament", &r->tournament);
     case P_TOUR_PAIR:
-        if (U("{s:s, s?I, s:I, s?b}", "type", &t, "id", &id, "tournament", &r->tournament, "by_lot",
-              &accept) != 0)
+        if (U("{s:s, s?I, s:I, s?b, s?o, s?o}", "type", &t, "id", &id, "tournament", &r->tournament, "by_lot",
+              &accept, "pairs", &r->pairs, "byes", &r->byes) != 0)
             return -1;
         r->by_lot = accept != 0;
         return 0;

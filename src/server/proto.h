@@ -41,6 +41,7 @@ typedef struct proto_request {
     int64_t at;                /* tournament.start: when (unix ms; 0 now) */
     const char *rank, *result, *note;
     bool by_lot;               /* tournament.pair: earlier games without a result by lot (T2) */
+    json_t *pairs, *byes;      /* borrowed: tournament.pair by hand ([[black, white]...], [name...]) */
     int64_t challenge, game;
     bool has_n;
     int64_t n;

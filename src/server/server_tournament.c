@@ -888,6 +888,43 @@ static void leave(server *s, client *c, const proto_request *rq)
     reply_ok(c, rq, NULL, x->dep);
 }
 
+/* The organiser's own pairing: pairs [[black, white]...] and byes [name...]
+ * by the players' names; everyone else present sits the round out. */
+static tg_status pair_by_hand(tour *x, int round, const proto_request *rq, char *err, size_t errlen)
+{
+    size_t np = json_array_size(rq->pairs), nb = json_array_size(rq->byes);
+    if ((rq->pairs && !json_is_array(rq->pairs)) || (rq->byes && !json_is_array(rq->byes)) ||
+        np > (size_t)x->t->player_count || nb > (size_t)x->t->player_count) {
+        snprintf(err, errlen, "pairs: [[black, white]...] and byes: [name...] by the players' names");
+        return TG_ERR_INVALID;
+    }
+    int (*pairs)[2] = calloc(np + 1, sizeof *pairs);
+    int *byes = calloc(nb + 1, sizeof *byes);
+    tg_status st = pairs && byes ? TG_OK : TG_ERR_NO_MEMORY;
+    for (size_t i = 0; st == TG_OK && i < np; i++) {
+        json_t *p = json_array_get(rq->pairs, i);
+        const char *b = json_string_value(json_array_get(p, 0)), *w = json_string_value(json_array_get(p, 1));
+        pairs[i][0] = b ? tg_tour_find_player(x->t, b) : -1;
+        pairs[i][1] = w ? tg_tour_find_player(x->t, w) : -1;
+        if (!json_is_array(p) || json_array_size(p) != 2 || pairs[i][0] < 0 || pairs[i][1] < 0) {
+            snprintf(err, errlen, "pairs[%zu]: two players' names", i);
+            st = TG_ERR_INVALID;
+        }
+    }
+    for (size_t i = 0; st == TG_OK && i < nb; i++) {
+        const char *name = json_string_value(json_array_get(rq->byes, i));
+        if ((byes[i] = name ? tg_tour_find_player(x->t, name) : -1) < 0) {
+            snprintf(err, errlen, "byes[%zu]: a player's name", i);
+            st = TG_ERR_INVALID;
+        }
+    }
+    if (st == TG_OK)
+        st = tg_tour_pair_manual(x->t, round, (const int(*)[2])pairs, (int)np, byes, (int)nb, err, errlen);
+    free(pairs);
+    free(byes);
+    return st;
+}
+
 static void pair(server *s, client *c, const proto_request *rq)
 {
     tour *x = named(s, c, rq, true);
@@ -908,7 +945,8 @@ static void pair(server *s, client *c, const proto_request *rq)
         return send_error(c, rq, "wrong_phase", "every round is paired");
     }
     tg_pair_options po = {rq->by_lot};
-    if (tg_tour_pair(x->t, n + 1, &po, err, sizeof err) != TG_OK) {
+    if ((rq->pairs || rq->byes) ? pair_by_hand(x, n + 1, rq, err, sizeof err) != TG_OK
+                                : tg_tour_pair(x->t, n + 1, &po, err, sizeof err) != TG_OK) {
         char why[240];
         snprintf(why, sizeof why, "cannot pair round %d: %s", n + 1, err);
         if (unpaired) /* the pairing stored stands: read it again */
