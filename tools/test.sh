@@ -16,7 +16,7 @@ fuzz_seconds=${FUZZ_SECONDS:-45}
 step() { printf '\n=== %s ===\n' "$*"; }
 
 step "npm packages for the scripted tests (once, before CTest runs them in parallel)"
-bash tests/scripts/npm_deps.sh tests/js/serve tests/js/sgf tests/js/gtp tests/browser
+bash tools/npm_deps.sh tests/js/serve tests/js/sgf tests/js/gtp tests/browser
 
 step "Release build (gcc, -Werror) and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTENGEN_WERROR=ON >/dev/null

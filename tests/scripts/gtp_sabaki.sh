@@ -21,6 +21,6 @@ for tool in node npm; do
   fi
 done
 
-bash "$source_dir/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$source_dir/tools/npm_deps.sh" "$js_dir"
 
 exec node "$js_dir/sabaki_gtp.js"

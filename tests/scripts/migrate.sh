@@ -13,5 +13,5 @@ js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 
 command -v node >/dev/null || { echo "migrate: node is not installed" >&2; exit 1; }
 python3 -c 'import sqlite3' || { echo "migrate: python3 with its sqlite3 module is needed" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 exec timeout 120 node "$js_dir/ops.js" migrate "$TENGEN_BIN"

@@ -15,5 +15,5 @@ set -euo pipefail
 js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 
 command -v node >/dev/null || { echo "serve_abuse: node is not installed" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 exec timeout 90 node "$js_dir/abuse.js" "$TENGEN_BIN"

@@ -13,7 +13,7 @@ js_dir="$TENGEN_SOURCE_DIR/tests/browser"
 
 command -v node >/dev/null || { echo "serve_analysis_pg: node is not installed" >&2; exit 1; }
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "serve_analysis_pg: no Chromium at ${CHROMIUM:-/usr/bin/chromium}" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 
 pg_env_start
 pg_env_createdb analysis

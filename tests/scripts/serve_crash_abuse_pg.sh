@@ -14,7 +14,7 @@ js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 . "$TENGEN_SOURCE_DIR/tests/scripts/pg_env.sh"
 
 command -v node >/dev/null || { echo "serve_crash_abuse_pg: node is not installed" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 
 pg_env_start
 pg_env_createdb crash

@@ -13,5 +13,5 @@ set -euo pipefail
 js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 
 command -v node >/dev/null || { echo "serve_free_opening: node is not installed" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 exec timeout 240 node "$js_dir/free_opening.js" "$TENGEN_BIN"

@@ -12,5 +12,5 @@ set -euo pipefail
 js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 
 command -v node >/dev/null || { echo "serve_protocol: node is not installed" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 exec timeout 180 node "$js_dir/protocol.js" "$TENGEN_BIN"

@@ -15,7 +15,7 @@ js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 . "$TENGEN_SOURCE_DIR/tests/scripts/pg_env.sh"
 
 command -v node >/dev/null || { echo "serve_protocol_pg: node is not installed" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 
 fail() { echo "FAIL serve_protocol_pg: $*" >&2; pg_env_log | tail -n 20 >&2; exit 1; }
 

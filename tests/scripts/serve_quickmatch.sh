@@ -13,6 +13,6 @@ js_dir="$TENGEN_SOURCE_DIR/tests/browser"
 
 command -v node >/dev/null || { echo "serve_quickmatch: node is not installed" >&2; exit 1; }
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "serve_quickmatch: no Chromium at ${CHROMIUM:-/usr/bin/chromium}" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 export TENGEN_BIN TENGEN_SOURCE_DIR
 exec node "$js_dir/quickmatch.js"

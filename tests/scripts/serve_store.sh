@@ -17,5 +17,5 @@ js_dir="$TENGEN_SOURCE_DIR/tests/js/serve"
 command -v node >/dev/null || { echo "serve_store: node is not installed" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "serve_store: python3 is not installed" >&2; exit 1; }
 python3 -c 'import sqlite3' || { echo "serve_store: python3 has no sqlite3 module" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 exec timeout 90 node "$js_dir/store.js" "$TENGEN_BIN"

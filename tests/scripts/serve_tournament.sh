@@ -15,6 +15,6 @@ js_dir="$TENGEN_SOURCE_DIR/tests/browser"
 
 command -v node >/dev/null || { echo "serve_tournament: node is not installed" >&2; exit 1; }
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "serve_tournament: no Chromium at ${CHROMIUM:-/usr/bin/chromium}" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 export TENGEN_BIN
 exec node "$js_dir/tournament.js"

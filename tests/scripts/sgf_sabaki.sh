@@ -11,5 +11,5 @@ set -euo pipefail
 js_dir="$TENGEN_SOURCE_DIR/tests/js/sgf"
 
 command -v node >/dev/null || { echo "sgf_sabaki: node is not installed" >&2; exit 1; }
-bash "$TENGEN_SOURCE_DIR/tests/scripts/npm_deps.sh" "$js_dir"
+bash "$TENGEN_SOURCE_DIR/tools/npm_deps.sh" "$js_dir"
 exec node "$js_dir/check.js" "$TENGEN_BIN" "$TENGEN_SOURCE_DIR"
