@@ -166,15 +166,23 @@ function defs() {
 // 'dead-both'|'dead'|'proposal'|'selected'}, disputed (Set of vertices),
 // owner (array: 1/2 territory, 3 dame, or null), cursor (vertex or null),
 // hover: colour or null}.
-export function drawBoard(root, view) {
-  const {size} = view
-  const M = 1.0  // margin for coordinates, in line spacings
-  const W = size - 1 + 2 * M
+// The board's static layers (wood, lines, coordinates, the click targets)
+// are built once per size and kept across draws: a move redraws the stones
+// and marks only, and the targets' states change in place (a long game's
+// move within a frame on a phone).
+function staticLayers(root, size, M, W) {
+  const cache = root._tengenBoard
+  if (cache && cache.size === size && cache.hits.parentNode === root) {
+    // everything else (the last draw's stones, overlays added after it) goes
+    for (const ch of [...root.children]) if (ch !== cache.defs && ch !== cache.grid && ch !== cache.hits) root.removeChild(ch)
+    return cache
+  }
   clear(root)
   root.setAttribute('viewBox', `0 0 ${W} ${W}`)
   root.setAttribute('data-size', size)
-  root.appendChild(defs())
   const X = c => M + c
+  const d = defs()
+  root.appendChild(d)
   const g = svg('g', {class: 'grid'})
   g.appendChild(svg('rect', {x: 0, y: 0, width: W, height: W, class: 'wood', fill: 'url(#g-wood)'}))
   // a few faint grain lines, drawn, not an image
@@ -198,6 +206,27 @@ export function drawBoard(root, view) {
     g.appendChild(svg('text', {x: W - M * 0.4, y: X(k) + 0.02, class: 'coord', text: num}))
   }
   root.appendChild(g)
+  const hits = svg('g', {class: 'hits'})
+  const rects = []
+  for (let r = 0; r < size; r++) {
+    for (let c = 0; c < size; c++) {
+      const rect = svg('rect', {x: X(c) - 0.5, y: X(r) - 0.5, width: 1, height: 1,
+        class: 'hit', 'data-vertex': vertexName(size, c, r), 'data-state': 'empty'})
+      rects.push(rect)
+      hits.appendChild(rect)
+    }
+  }
+  root.appendChild(hits)
+  root._tengenBoard = {size, defs: d, grid: g, hits, rects}
+  return root._tengenBoard
+}
+
+export function drawBoard(root, view) {
+  const {size} = view
+  const M = 1.0  // margin for coordinates, in line spacings
+  const W = size - 1 + 2 * M
+  const layers = staticLayers(root, size, M, W)
+  const X = c => M + c
 
   const stones = svg('g', {id: 'stones'})
   const marks = view.marks || {}
@@ -263,27 +292,21 @@ export function drawBoard(root, view) {
     stones.appendChild(svg('circle', {cx: X(lp[0]), cy: X(lp[1]), r: 0.2, id: 'last-mark',
       'data-vertex-last': view.last, class: `last on-${colour}`}))
   }
-  root.appendChild(stones)
+  root.insertBefore(stones, layers.hits)
 
   const hover = svg('circle', {id: 'hover-stone', r: 0.47, cx: -5, cy: -5,
     class: 'stone hover ' + (view.hover || 'black'), fill: `url(#g-${view.hover || 'black'})`, visibility: 'hidden'})
-  root.appendChild(hover)
+  root.insertBefore(hover, layers.hits)
   const cp = parseVertex(size, view.cursor)
   const cursor = svg('rect', {id: 'cursor', x: -5, y: -5, width: 0.9, height: 0.9, rx: 0.12, class: 'cursor',
     visibility: cp ? 'visible' : 'hidden', 'data-cursor': view.cursor || null})
   if (cp) { cursor.setAttribute('x', X(cp[0]) - 0.45); cursor.setAttribute('y', X(cp[1]) - 0.45) }
-  root.appendChild(cursor)
+  root.insertBefore(cursor, layers.hits)
 
-  const hits = svg('g', {class: 'hits'})
-  for (let r = 0; r < size; r++) {
-    for (let c = 0; c < size; c++) {
-      const i = r * size + c
-      hits.appendChild(svg('rect', {x: X(c) - 0.5, y: X(r) - 0.5, width: 1, height: 1,
-        class: 'hit', 'data-vertex': vertexName(size, c, r),
-        'data-state': view.board[i] === 1 ? 'black' : view.board[i] === 2 ? 'white' : 'empty'}))
-    }
+  for (let i = 0; i < size * size; i++) {
+    const state = view.board[i] === 1 ? 'black' : view.board[i] === 2 ? 'white' : 'empty'
+    if (layers.rects[i].getAttribute('data-state') !== state) layers.rects[i].setAttribute('data-state', state)
   }
-  root.appendChild(hits)
   return {
     showHover(v) {
       const p = view.hover && parseVertex(size, v)
