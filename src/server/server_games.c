@@ -369,6 +369,7 @@ static void on_timer(void *arg)
         propose_dead(s, lv);
     }
     tick_if_due(s, lv, game_now(lv));
+    nodes_engine_takeover(s, lv);
     schedule(s, lv);
     ask_engine(s, lv); /* also the retry of an engine move the full queue refused */
 }
@@ -389,6 +390,13 @@ void schedule(server *s, live *lv)
         net_timer_set(lv->timer, 100); /* looked at again when its writes are durable */
     else
         net_timer_set(lv->timer, deadline - game_now(lv) + nodes_tick_grace_ms(s, lv));
+    /* several nodes: looked at again when this node is to take over the engine */
+    int64_t engine_due = lv->recovering || lv->awaiting_proposal_ms ? INT64_MAX : nodes_engine_due_ms(s, lv);
+    if (engine_due != INT64_MAX) {
+        int64_t wait = engine_due - server_now_ms();
+        if (deadline == INT64_MAX || lv->adjourned[0] || wait < deadline - game_now(lv))
+            net_timer_set(lv->timer, wait > 0 ? wait : 0);
+    }
 }
 
 void game_durable(server *s, live *lv)

@@ -106,6 +106,9 @@ typedef struct live {
     store_job *recover_retry; /* the rebuild's read, to ask again when the timer fires */
     bool estimating;         /* stone removal began: the worker estimates the dead stones */
     int64_t awaiting_proposal_ms; /* since when another node's proposal is awaited (0: not) */
+    int64_t engine_wait_ms;  /* several nodes: since when (monotonic) an engine is to move here
+                                with no node heard asking it (0: not waiting) */
+    int engine_wait_seq;     /* the room's events then: a new one starts the wait again */
     bool release;            /* over and unwatched: freed once its writes are durable */
     /* several nodes */
     bool home;               /* made here (or restored here at start): this node asks its
@@ -212,6 +215,12 @@ char *nodes_challenge_note(server *s, const challenge *ch, json_t *shown);
 bool nodes_may_ask_engine(server *s, const live *lv);
 /* How long after a deadline this node judges it (others first at home). */
 int64_t nodes_tick_grace_ms(const server *s, const live *lv);
+/* Several nodes: when (monotonic ms) this node takes over asking the
+ * game's engine, the node that asked (its home) having gone quiet;
+ * INT64_MAX when it need not.  nodes_engine_takeover: that time has come
+ * (true: this node is now the game's home and asks). */
+int64_t nodes_engine_due_ms(server *s, live *lv);
+bool nodes_engine_takeover(server *s, live *lv);
 /* The writer thread: whether game's writes are skipped (a race lost). */
 bool nodes_skipping(server *s, int64_t game);
 void nodes_skip(server *s, int64_t game);

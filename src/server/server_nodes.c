@@ -693,6 +693,48 @@ int64_t nodes_tick_grace_ms(const server *s, const live *lv)
     return s->listen && !lv->home ? 500 : 0;
 }
 
+/* How long an engine's move may take on the node that asks it before
+ * another node asks its own engine: a generous multiple of the engine's
+ * time (playouts: a move's worth at a slow rate), never under 15 s.
+ * TENGEN_ENGINE_TAKEOVER_MS sets it (the tests). */
+static int64_t engine_takeover_ms(const live *lv, tg_color c)
+{
+    const char *env = getenv("TENGEN_ENGINE_TAKEOVER_MS");
+    if (env && atoll(env) > 0)
+        return atoll(env);
+    const engine_spec *e = &lv->engine[c];
+    int64_t ms = e->seconds > 0 ? (int64_t)(e->seconds * 3000) : e->playouts / 5;
+    return ms > 15000 ? ms : 15000;
+}
+
+int64_t nodes_engine_due_ms(server *s, live *lv)
+{
+    tg_color c = room_engine_to_move(lv->r);
+    if (!s->listen || lv->home || c == TG_EMPTY || lv->adjourned[0] || nodes_may_ask_engine(s, lv)) {
+        lv->engine_wait_ms = 0;
+        return INT64_MAX;
+    }
+    if (!lv->engine_wait_ms || lv->engine_wait_seq != lv->r->seq) {
+        lv->engine_wait_ms = server_now_ms();
+        lv->engine_wait_seq = lv->r->seq;
+    }
+    return lv->engine_wait_ms + engine_takeover_ms(lv, c);
+}
+
+bool nodes_engine_takeover(server *s, live *lv)
+{
+    if (nodes_engine_due_ms(s, lv) > server_now_ms())
+        return false;
+    /* nobody asked the engine in time (its home is gone): this node is
+     * the game's home from now on; should two take over at once, the seq
+     * keeps one move */
+    fprintf(stderr, "tengen serve: game %lld: no node asked its engine in time: this node takes it over\n",
+            (long long)lv->r->id);
+    lv->home = true;
+    lv->engine_wait_ms = 0;
+    return true;
+}
+
 /* ---- starting and stopping ------------------------------------------------------------ */
 
 bool nodes_start(server *s, void (*wake)(void *), char *err, size_t errlen)

@@ -24,6 +24,9 @@ if (!bin || !db || !process.env.PG_STOP || !process.env.PG_START) {
 }
 
 const TIME_LIMIT_MS = 150000
+// an engine's move asked on a node that is then killed is asked again by
+// another node after this long without news (15 s at least by default)
+process.env.TENGEN_ENGINE_TAKEOVER_MS = '1500'
 const nodes = []
 const {check, results} = makeChecker('', () => {})
 const clients = []
@@ -304,8 +307,29 @@ async function main() {
     await waitMove(S.ana, S.G, S.moves, 8000)
   })
 
+  await check('an engine against an engine (a tournament made on node 2): moves under way before node 2 is killed', async () => {
+    const made = await S.ana2.ok('tournament.create', {settings: {name: 'Engines cup', system: 'swiss', rounds: 1,
+      games: {size: 9, absence_s: 600}}})
+    for (let i = 0; i < 2; i++) {
+      await S.ana2.ok('tournament.join', {tournament: made.tournament, engine: 'tengen', rank: '1k', playouts: 3000})
+    }
+    await S.ana2.ok('tournament.pair', {tournament: made.tournament})
+    await S.ana2.ok('tournament.start', {tournament: made.tournament})
+    const view = (await get(n2, `/api/tournaments/${made.tournament}`)).json.tournament
+    S.EG = view.rounds_list[0].games[0].game
+    let g
+    for (let i = 0; i < 100; i++) {
+      const r = await get(n3, `/api/games/${S.EG}`)
+      g = r.status === 200 ? r.json.game : null
+      if (g && g.moves.length >= 2) break
+      await sleep(100)
+    }
+    assert.ok(g && g.moves.length >= 2, `the engines' game ${S.EG} did not begin: ${JSON.stringify(g && g.moves)}`)
+  })
+
   await check('kill -9 of a node: its player goes on through another node; nothing acknowledged is lost', async () => {
     await killServer(n2, 'SIGKILL')
+    S.EGmoves = (await apiGame(n3, S.EG)).moves.length
     const bo = await openAs(n3, 'bo@3', S.boToken)
     await bo.ok('game.watch', {game: S.G})
     const b = await S.ana.ok('game.move', {game: S.G, move: 'A1'})
@@ -321,6 +345,18 @@ async function main() {
     assert.strictEqual((sgf.body.match(/;[BW]\[/g) || []).length, S.moves, 'acknowledged moves lost')
     assert.ok(g.board.length === 361)
     S.bo = bo
+  })
+
+  await check('the engines\' game whose home was killed goes on: another node asks its engine', async () => {
+    let g
+    for (let i = 0; i < 100; i++) {
+      g = await apiGame(n3, S.EG)
+      if (g.moves.length >= S.EGmoves + 2 || g.phase === 'over') break
+      await sleep(100)
+    }
+    assert.ok(g.moves.length >= S.EGmoves + 2 || (g.phase === 'over' && g.moves.length > S.EGmoves),
+      `game ${S.EG}: ${S.EGmoves} moves at the kill, ${g.moves.length} after (${g.phase})`)
+    console.log(`# the engines' game: ${S.EGmoves} moves when its home was killed, ${g.moves.length} some seconds later on another node`)
   })
 
   await check('a game made on a node that is then killed is timed by another (loss on time decided there)', async () => {
