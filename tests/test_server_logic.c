@@ -1001,6 +1001,82 @@ static void test_tournament_engines_and_times(void **state)
     server_free(s);
 }
 
+/* Hostile tournament requests: refused with a reason, nothing changed. */
+static void test_tournament_hostile(void **state)
+{
+    (void)state;
+    char db[256];
+    db_path(db, sizeof db, 12);
+    server *s = start(db, false);
+    peer a = connect_peer("10.0.0.1"), b = connect_peer("10.0.0.2");
+    json_t *m = NULL;
+    say(s, &a, "{\"type\":\"register\",\"id\":1,\"name\":\"ana\",\"password\":\"correct horse\"}");
+    say(s, &b, "{\"type\":\"register\",\"id\":1,\"name\":\"bo\",\"password\":\"correct horse\"}");
+    const char *bad_creates[] = {
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"rounds\":\"three\"}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"rounds\":0}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"rounds\":21}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"\"}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"games\":\"9x9\"}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"games\":{\"size\":99}}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"games\":{\"color\":\"black\"}}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"games\":{\"rules\":\"free-opening\"}}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"bar\":\"20k\",\"floor\":\"5d\"}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"handicap\":\"lots\"}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"max_handicap\":10}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"x\",\"admin\":true}}",
+        "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":[1,2]}",
+        "{\"type\":\"tournament.create\",\"id\":%d}",
+    };
+    for (int i = 0; i < (int)(sizeof bad_creates / sizeof *bad_creates); i++) {
+        say(s, &a, bad_creates[i], 10 + i);
+        assert_false(answered_ok(&a, 10 + i, &m));
+        assert_string_equal(json_string_value(json_object_get(m, "code")), "bad_request");
+    }
+    uint64_t dep;
+    assert_null(tournament_view(s, 1, &dep)); /* none was made */
+    say(s, &a, "{\"type\":\"tournament.create\",\"id\":30,\"settings\":{\"name\":\"ok\",\"games\":{\"size\":9}}}");
+    assert_true(answered_ok(&a, 30, &m));
+    json_int_t t = json_integer_value(json_object_get(m, "tournament"));
+    json_t *v = tour_view(s, t);
+    json_int_t version = json_integer_value(json_object_get(v, "version"));
+    json_decref(v);
+    const char *bad[] = {
+        "{\"type\":\"tournament.join\",\"id\":%d,\"tournament\":%lld,\"rank\":\"99k\"}",
+        "{\"type\":\"tournament.join\",\"id\":%d,\"tournament\":%lld,\"rank\":7}",
+        "{\"type\":\"tournament.join\",\"id\":%d,\"tournament\":999999,\"rank\":\"3k\"}",
+        "{\"type\":\"tournament.pair\",\"id\":%d,\"tournament\":%lld,\"pairs\":\"ana-bo\"}",
+        "{\"type\":\"tournament.pair\",\"id\":%d,\"tournament\":%lld,\"pairs\":[[1,2,3]]}",
+        "{\"type\":\"tournament.start\",\"id\":%d,\"tournament\":%lld}",
+        "{\"type\":\"tournament.result\",\"id\":%d,\"tournament\":%lld,\"round\":999999999999,\"board\":-1,\"result\":\"B+R\"}",
+        "{\"type\":\"tournament.result\",\"id\":%d,\"tournament\":%lld,\"round\":1,\"board\":1,\"result\":\"B+many\"}",
+        "{\"type\":\"tournament.leave\",\"id\":%d,\"tournament\":%lld}",
+    };
+    for (int i = 0; i < (int)(sizeof bad / sizeof *bad); i++) {
+        say(s, &a, bad[i], 40 + i, (long long)t);
+        assert_false(answered_ok(&a, 40 + i, NULL));
+    }
+    /* another account cannot organise it */
+    say(s, &b, "{\"type\":\"tournament.result\",\"id\":60,\"tournament\":%lld,\"round\":1,\"board\":1,\"result\":\"B+R\"}",
+        (long long)t);
+    assert_false(answered_ok(&b, 60, &m));
+    v = tour_view(s, t);
+    assert_int_equal(json_integer_value(json_object_get(v, "version")), version);
+    assert_int_equal(json_array_size(json_object_get(v, "players_list")), 0);
+    json_decref(v);
+    /* an organiser's limit of tournaments under way */
+    int refused = 0;
+    for (int i = 0; i < 8; i++) {
+        say(s, &a, "{\"type\":\"tournament.create\",\"id\":%d,\"settings\":{\"name\":\"n%d\"}}", 70 + i, i);
+        if (!answered_ok(&a, 70 + i, &m))
+            refused += !strcmp(json_string_value(json_object_get(m, "code")), "limit");
+    }
+    assert_int_equal(refused, 4); /* 5 under way: the one above and four more */
+    drop(&a);
+    drop(&b);
+    server_free(s);
+}
+
 static void test_pg_connections_lost_and_back(void **state)
 {
     (void)state;
@@ -1100,6 +1176,7 @@ int main(void)
         cmocka_unit_test(test_documents),
         cmocka_unit_test(test_tournament),
         cmocka_unit_test(test_tournament_engines_and_times),
+        cmocka_unit_test(test_tournament_hostile),
         cmocka_unit_test(test_pg_connections_lost_and_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

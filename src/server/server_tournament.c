@@ -333,8 +333,11 @@ static void reread_done(void *ctx, store_job *job)
         tour *fresh = j->found == 0 ? tour_from_body(j->id, j->body, err, sizeof err) : NULL;
         if (fresh) {
             uint64_t dep = x->dep;
+            /* what waits here (parked requests, asks) stays with it */
             int64_t *parked = x->parked;
             int nparked = x->nparked, parked_cap = x->parked_cap;
+            struct tour_ask *asks = x->asks;
+            int nasks = x->nasks, asks_cap = x->asks_cap;
             tour_clear(x);
             fresh->dep = dep;
             *x = *fresh;
@@ -342,6 +345,9 @@ static void reread_done(void *ctx, store_job *job)
             x->parked = parked;
             x->nparked = nparked;
             x->parked_cap = parked_cap;
+            x->asks = asks;
+            x->nasks = nasks;
+            x->asks_cap = asks_cap;
         } else if (j->found == 0) {
             fprintf(stderr, "tengen serve: %s\n", err);
         }

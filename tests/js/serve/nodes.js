@@ -311,14 +311,16 @@ async function main() {
     const made = await S.ana2.ok('tournament.create', {settings: {name: 'Engines cup', system: 'swiss', rounds: 1,
       games: {size: 9, absence_s: 600}}})
     for (let i = 0; i < 2; i++) {
-      await S.ana2.ok('tournament.join', {tournament: made.tournament, engine: 'tengen', rank: '1k', playouts: 3000})
+      // a move of some tenths of a second (sanitizers slow the engine tenfold)
+      await S.ana2.ok('tournament.join', {tournament: made.tournament, engine: 'tengen', rank: '1k',
+        playouts: process.env.TENGEN_SANITIZED ? 300 : 3000})
     }
     await S.ana2.ok('tournament.pair', {tournament: made.tournament})
     await S.ana2.ok('tournament.start', {tournament: made.tournament})
     const view = (await get(n2, `/api/tournaments/${made.tournament}`)).json.tournament
     S.EG = view.rounds_list[0].games[0].game
     let g
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 300; i++) {
       const r = await get(n3, `/api/games/${S.EG}`)
       g = r.status === 200 ? r.json.game : null
       if (g && g.moves.length >= 2) break
@@ -349,7 +351,7 @@ async function main() {
 
   await check('the engines\' game whose home was killed goes on: another node asks its engine', async () => {
     let g
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 300; i++) {
       g = await apiGame(n3, S.EG)
       if (g.moves.length >= S.EGmoves + 2 || g.phase === 'over') break
       await sleep(100)
