@@ -41,14 +41,7 @@ static void live_free(server *s, live *lv)
     free(lv->recover_retry); /* a rebuild's read never asked again (its room is not made yet) */
     room_free(lv->r);
     free(lv->watchers);
-    live_asks_clear(lv, UINT64_MAX);
-    free(lv->asks);
-    for (int i = 0; i < lv->nparked; i++) { /* stopping: nothing more is judged */
-        client *c = client_by_id(s, lv->parked[i]);
-        if (c)
-            c->waiting = false;
-    }
-    free(lv->parked);
+    waiting_free(s, &lv->wait);
     free(lv);
 }
 

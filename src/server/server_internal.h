@@ -88,6 +88,35 @@ typedef struct engine_spec {
     double seconds;
 } engine_spec;
 
+/* Several nodes: a request whose answer waits for a write of a game (or a
+ * tournament), judged again on it as read again if another node wrote
+ * first; and the clients whose requests wait for that read. */
+typedef struct ask {
+    int64_t client;
+    uint64_t epoch;
+    char *text;              /* the request (malloc'd) */
+} ask;
+
+typedef struct waiting_list {
+    ask *asks;
+    int nasks, asks_cap;
+    int64_t *parked;         /* clients whose request waits (first in its inbox) */
+    int nparked, parked_cap;
+} waiting_list;
+
+/* Remember rq (c's) as waiting for epoch (false: out of memory). */
+bool waiting_ask(waiting_list *w, const client *c, const proto_request *rq, uint64_t epoch);
+/* The asks through epoch were answered (durable, or failed with the truth). */
+void waiting_asks_clear(waiting_list *w, uint64_t through);
+/* The asks of epoch and after lost their answers: each goes back first in
+ * its client's inbox, to be judged again by waiting_resume. */
+void waiting_park_lost(server *s, waiting_list *w, uint64_t epoch);
+/* Park c's request rq until waiting_resume (false: it could not wait). */
+bool waiting_park(waiting_list *w, client *c, const proto_request *rq);
+/* The parked clients' requests are handled now, in order. */
+void waiting_resume(server *s, waiting_list *w);
+void waiting_free(server *s, waiting_list *w);
+
 typedef struct live {
     room *r;
     client **watchers;
@@ -117,14 +146,9 @@ typedef struct live {
     bool refresh;            /* another node wrote while it was being read: read again */
     bool conflicted;         /* a write of ours lost a race: the writer skips the game's
                                 writes until the rebuilt room is in place */
-    struct ask {             /* the requests whose answers wait for its writes: judged */
-        int64_t client;      /* again on the room read again if another node wrote first */
-        uint64_t epoch;
-        char *text;          /* the request (malloc'd) */
-    } *asks;
-    int nasks, asks_cap;
-    int64_t *parked;         /* clients whose request waits for the room being read again */
-    int nparked, parked_cap;
+    waiting_list wait;       /* the requests whose answers wait for its writes (judged again
+                                on the room read again if another node wrote first), and
+                                the clients whose requests wait for the room being read again */
     struct server *srv;
 } live;
 
@@ -232,7 +256,6 @@ void nodes_after_write(server *s, live *lv);
  * first, its answer is dropped and rq judged again on the room as the
  * store has it (several nodes only). */
 void live_ask(live *lv, client *c, const proto_request *rq);
-void live_asks_clear(live *lv, uint64_t through);
 /* c's request rq for a game being read here waits for it: true when parked. */
 bool nodes_park_on_load(server *s, client *c, const proto_request *rq);
 /* A game another node made (or wrote while this one did not hold it). */

@@ -658,24 +658,7 @@ void live_ask(live *lv, client *c, const proto_request *rq)
 {
     if (!lv->srv->listen || lv->dep <= lv->srv->committed || !rq->root)
         return; /* one node: nobody writes first */
-    char *text = json_dumps(rq->root, JSON_COMPACT);
-    if (!text || !grow_array((void **)&lv->asks, &lv->asks_cap, lv->nasks, sizeof *lv->asks)) {
-        free(text);
-        return;
-    }
-    lv->asks[lv->nasks++] = (struct ask){c->id, lv->dep, text};
-}
-
-void live_asks_clear(live *lv, uint64_t through)
-{
-    int kept = 0;
-    for (int i = 0; i < lv->nasks; i++) {
-        if (lv->asks[i].epoch > through)
-            lv->asks[kept++] = lv->asks[i];
-        else
-            free(lv->asks[i].text);
-    }
-    lv->nasks = kept;
+    waiting_ask(&lv->wait, c, rq, lv->dep);
 }
 
 bool nodes_may_ask_engine(server *s, const live *lv)

@@ -282,14 +282,9 @@ void game_handle(server *s, client *c, const proto_request *rq)
             return send_error(c, rq, "not_found", "no such game");
         return send_error(c, rq, "wrong_phase", "the game is over");
     }
-    if (lv->recovering && s->listen && !s->store_failing && !c->waiting &&
-        grow_array((void **)&lv->parked, &lv->parked_cap, lv->nparked, sizeof *lv->parked) &&
-        client_park(c, rq)) {
-        /* another node wrote first and the room is read again (a few ms):
-         * the request is judged on the game as it is then */
-        lv->parked[lv->nparked++] = c->id;
-        return;
-    }
+    if (lv->recovering && s->listen && !s->store_failing && waiting_park(&lv->wait, c, rq))
+        return; /* another node wrote first and the room is read again (a few ms):
+                   the request is judged on the game as it is then */
     if (lv->recovering)
         return send_error(c, rq, "unavailable",
                           "the server is rebuilding this game after a failed write: try again in a moment");

@@ -31,7 +31,6 @@ static int run_recover(store *db, store_job *job)
     return j->r ? 0 : -1;
 }
 
-static void resume_parked(server *s, live *lv);
 
 static void recovered(void *ctx, store_job *job)
 {
@@ -99,24 +98,7 @@ static void recovered(void *ctx, store_job *job)
     schedule(s, lv);
     game_propose_if_missing(s, lv);
     ask_engine(s, lv);
-    resume_parked(s, lv);
-}
-
-/* The requests that waited for the room are judged now, in order. */
-static void resume_parked(server *s, live *lv)
-{
-    int n = lv->nparked;
-    int64_t *ids = lv->parked;
-    lv->parked = NULL;
-    lv->nparked = lv->parked_cap = 0;
-    for (int i = 0; i < n; i++) {
-        client *c = client_by_id(s, ids[i]);
-        if (c && !c->closed) {
-            c->waiting = false;
-            client_resume(s, c);
-        }
-    }
-    free(ids);
+    waiting_resume(s, &lv->wait); /* the requests that waited for the room, in order */
 }
 
 void game_recover(server *s, live *lv)

@@ -61,14 +61,9 @@ typedef struct tour {
     int64_t start_at[TG_TOUR_MAX_ROUNDS]; /* unix ms it is to begin, set by the organiser (0: none) */
     uint64_t dep;               /* the store epoch of its newest write */
     bool loading;               /* being read again from the store */
-    int64_t *parked;            /* clients whose request waits for that read */
-    int nparked, parked_cap;
-    struct tour_ask {           /* several nodes: the requests whose answers wait for a write */
-        int64_t client;         /* of this tournament: judged again if another node's came first */
-        uint64_t epoch;
-        char *text;
-    } *asks;
-    int nasks, asks_cap;
+    waiting_list wait;          /* several nodes: requests whose answers wait for its writes
+                                   (judged again if another node's came first), and those
+                                   waiting for it to be read again */
     bool again;                 /* heard of another write while reading */
 } tour;
 
@@ -113,46 +108,13 @@ static void tour_clear(tour *x)
     }
 }
 
-static void tour_free(tour *x)
+static void tour_free(server *s, tour *x)
 {
     if (!x)
         return;
     tour_clear(x);
-    free(x->parked);
-    for (int i = 0; i < x->nasks; i++)
-        free(x->asks[i].text);
-    free(x->asks);
+    waiting_free(s, &x->wait);
     free(x);
-}
-
-/* Asks through epoch were answered (durable, or failed with the truth). */
-static void asks_clear(tour *x, uint64_t through)
-{
-    int kept = 0;
-    for (int i = 0; i < x->nasks; i++) {
-        if (x->asks[i].epoch > through)
-            x->asks[kept++] = x->asks[i];
-        else
-            free(x->asks[i].text);
-    }
-    x->nasks = kept;
-}
-
-/* The requests that waited for the tournament's read are handled now, in order. */
-static void resume_parked(server *s, tour *x)
-{
-    int n = x->nparked;
-    int64_t *ids = x->parked;
-    x->parked = NULL;
-    x->nparked = x->parked_cap = 0;
-    for (int i = 0; i < n; i++) {
-        client *c = client_by_id(s, ids[i]);
-        if (c && !c->closed) {
-            c->waiting = false;
-            client_resume(s, c);
-        }
-    }
-    free(ids);
 }
 
 /* ---- the document ----------------------------------------------------------------- */
@@ -262,7 +224,10 @@ static tour *tour_from_body(int64_t id, const char *text, char *err, size_t errl
     return x;
 fail:
     json_decref(b);
-    tour_free(x);
+    if (x) { /* nothing waits on one being made */
+        tour_clear(x);
+        free(x);
+    }
     return NULL;
 }
 
@@ -282,12 +247,8 @@ static bool tour_write(server *s, tour *x)
     }
     /* several nodes: the request is judged again should another node's
      * change come first (its answer is then dropped) */
-    client *c = s->tours->asking;
-    if (s->listen && c && s->tours->rq->root &&
-        grow_array((void **)&x->asks, &x->asks_cap, x->nasks, sizeof *x->asks)) {
-        char *text = json_dumps(s->tours->rq->root, JSON_COMPACT);
-        if (text)
-            x->asks[x->nasks++] = (struct tour_ask){c->id, x->dep, text};
+    if (s->listen && s->tours->asking) {
+        waiting_ask(&x->wait, s->tours->asking, s->tours->rq, x->dep);
         s->tours->asking = NULL; /* once a request */
     }
     /* the lobby hears that it changed once that is durable */
@@ -333,21 +294,12 @@ static void reread_done(void *ctx, store_job *job)
         tour *fresh = j->found == 0 ? tour_from_body(j->id, j->body, err, sizeof err) : NULL;
         if (fresh) {
             uint64_t dep = x->dep;
-            /* what waits here (parked requests, asks) stays with it */
-            int64_t *parked = x->parked;
-            int nparked = x->nparked, parked_cap = x->parked_cap;
-            struct tour_ask *asks = x->asks;
-            int nasks = x->nasks, asks_cap = x->asks_cap;
+            waiting_list wait = x->wait; /* what waits here stays with it */
             tour_clear(x);
             fresh->dep = dep;
             *x = *fresh;
             free(fresh);
-            x->parked = parked;
-            x->nparked = nparked;
-            x->parked_cap = parked_cap;
-            x->asks = asks;
-            x->nasks = nasks;
-            x->asks_cap = asks_cap;
+            x->wait = wait;
         } else if (j->found == 0) {
             fprintf(stderr, "tengen serve: %s\n", err);
         }
@@ -356,7 +308,7 @@ static void reread_done(void *ctx, store_job *job)
         if (x->t)
             catch_up(s, x);
         schedule_starts(s);
-        resume_parked(s, x);
+        waiting_resume(s, &x->wait);
         lobby_broadcast(s, json_pack("{s:s, s:I, s:I}", "type", "tournament.update", "tournament",
                                      (json_int_t)x->id, "version", (json_int_t)x->version), 0);
     } else if (x) {
@@ -431,7 +383,7 @@ bool tournaments_restore(server *s, char *err, size_t errlen)
         if (x->id > s->tours->last_id)
             s->tours->last_id = x->id;
         if (!imap_put(&s->tours->by_id, x->id, x)) {
-            tour_free(x);
+            tour_free(s, x);
             store_docs_free(docs, n);
             snprintf(err, errlen, "out of memory");
             return false;
@@ -449,7 +401,7 @@ void tournaments_free(server *s)
     int64_t id;
     void *v;
     for (size_t i = 0; imap_next(&s->tours->by_id, &i, &id, &v);)
-        tour_free(v);
+        tour_free(s, v);
     imap_free(&s->tours->by_id);
     net_timer_free(s->tours->timer);
     free(s->tours);
@@ -737,7 +689,7 @@ static void create(server *s, client *c, const proto_request *rq)
     x->id = id;
     if (!imap_put(&s->tours->by_id, id, x) || !tour_write(s, x)) {
         imap_del(&s->tours->by_id, id);
-        tour_free(x);
+        tour_free(s, x);
         return send_error(c, rq, "internal", "out of memory");
     }
     reply_ok(c, rq, json_pack("{s:I}", "tournament", (json_int_t)id), x->dep);
@@ -750,11 +702,8 @@ static tour *named(server *s, client *c, const proto_request *rq, bool organiser
     if (x && x->loading) {
         /* another node changed it: the request waits for the read, then is
          * judged on the tournament as it is (one made elsewhere included) */
-        if (!c->waiting && x->nparked < 256 &&
-            grow_array((void **)&x->parked, &x->parked_cap, x->nparked, sizeof *x->parked) && client_park(c, rq)) {
-            x->parked[x->nparked++] = c->id;
+        if (x->wait.nparked < 256 && waiting_park(&x->wait, c, rq))
             return NULL;
-        }
         send_error(c, rq, "unavailable", "the tournament is being read again: try again");
         return NULL;
     }
@@ -1160,14 +1109,14 @@ void tournament_durable(server *s, int64_t id, uint64_t epoch)
 {
     tour *x = tour_get(s, id);
     if (x)
-        asks_clear(x, epoch);
+        waiting_asks_clear(&x->wait, epoch);
 }
 
 void tournament_failed(server *s, int64_t id)
 {
     tour *x = tour_get(s, id);
     if (x)
-        asks_clear(x, UINT64_MAX); /* their fallbacks told them */
+        waiting_asks_clear(&x->wait, UINT64_MAX); /* their fallbacks told them */
     tournament_reread(s, id);
 }
 
@@ -1178,20 +1127,7 @@ void tournament_lost(server *s, int64_t id, uint64_t epoch)
         return;
     /* the requests whose answers were dropped wait for the read, in order,
      * first in their clients' inboxes */
-    for (int i = x->nasks - 1; i >= 0; i--) {
-        struct tour_ask *a = &x->asks[i];
-        client *c = a->epoch >= epoch ? client_by_id(s, a->client) : NULL;
-        if (!c || c->closed)
-            continue;
-        bool session = c->waiting; /* resumed by what it waits for already */
-        if ((session || grow_array((void **)&x->parked, &x->parked_cap, x->nparked, sizeof *x->parked)) &&
-            client_park_text(c, a->text)) {
-            a->text = NULL;
-            if (!session)
-                x->parked[x->nparked++] = c->id;
-        }
-    }
-    asks_clear(x, UINT64_MAX);
+    waiting_park_lost(s, &x->wait, epoch);
     tournament_reread(s, id);
 }
 

@@ -457,21 +457,7 @@ static void lost_race(server *s, int64_t game, uint64_t epoch)
         return;
     /* the requests whose answers were dropped are judged again, in their
      * order, once the room is read again (first in their clients' inboxes) */
-    for (int i = lv->nasks - 1; i >= 0; i--) {
-        struct ask *a = &lv->asks[i];
-        client *c = a->epoch >= epoch ? client_by_id(s, a->client) : NULL;
-        if (!c || c->closed)
-            continue;
-        bool session = c->waiting; /* resumed by its session request's end */
-        if ((session || grow_array((void **)&lv->parked, &lv->parked_cap, lv->nparked,
-                                   sizeof *lv->parked)) &&
-            client_park_text(c, a->text)) {
-            a->text = NULL;
-            if (!session)
-                lv->parked[lv->nparked++] = c->id;
-        }
-    }
-    live_asks_clear(lv, UINT64_MAX);
+    waiting_park_lost(s, &lv->wait, epoch);
     lv->conflicted = true;
     game_recover(s, lv);
 }
@@ -514,7 +500,7 @@ static void batch_done(void *ctx, store_job *job)
     for (int i = 0; i < b->ngames; i++) {
         live *lv = b->games[i].lost ? NULL : live_get(s, b->games[i].id);
         if (lv)
-            live_asks_clear(lv, b->games[i].epoch);
+            waiting_asks_clear(&lv->wait, b->games[i].epoch);
         if (b->games[i].id < 0 && !b->games[i].lost)
             tournament_durable(s, -b->games[i].id, b->games[i].epoch);
         if (lv && lv->dep <= s->committed) {
