@@ -57,7 +57,8 @@ Object.assign(STRINGS.en, {
   tour_engine_tag: 'engine',
   tour_manual: 'Pair by hand: a board a line, "Black - White"',
   tour_manual_byes: 'byes (names, comma-separated)',
-  tour_manual_pair: 'Pair round {n} by hand'
+  tour_manual_pair: 'Pair round {n} by hand',
+  tour_bar: 'McMahon bar (e.g. 3d)', tour_floor: 'McMahon floor (e.g. 20k)'
 })
 Object.assign(STRINGS.zh, {
   tournaments: '比赛',
@@ -107,7 +108,8 @@ Object.assign(STRINGS.zh, {
   tour_engine_tag: '电脑',
   tour_manual: '人工编排：每行一台，“黑方 - 白方”',
   tour_manual_byes: '轮空（姓名，逗号分隔）',
-  tour_manual_pair: '人工编排第 {n} 轮'
+  tour_manual_pair: '人工编排第 {n} 轮',
+  tour_bar: '麦克马洪上限（如 3d）', tour_floor: '麦克马洪下限（如 20k）'
 })
 
 // The results an organiser enters, as the server reads them.
@@ -186,6 +188,12 @@ export class TournamentsView {
     const handicap = el('select', {id: 'tour-handicap'},
       ['none', 'rank', 'mcmahon'].map(h => el('option', {value: h}, t('handicap_' + h))))
     const until = el('input', {id: 'tour-until', type: 'datetime-local'})
+    const bar = el('input', {id: 'tour-bar', size: 4, placeholder: '3d'})
+    const floor = el('input', {id: 'tour-floor', size: 4, placeholder: '20k'})
+    const barFields = el('div', {class: 'mcmahon-only'},
+      el('label', {class: 'field'}, el('span', {}, t('tour_bar')), bar),
+      el('label', {class: 'field'}, el('span', {}, t('tour_floor')), floor))
+    system.addEventListener('change', () => { barFields.hidden = system.value !== 'mcmahon' })
     const form = el('form', {id: 'tour-form', class: 'card', onsubmit: e => {
       e.preventDefault()
       const settings = {name: name.value.trim(), system: system.value, rounds: parseInt(rounds.value, 10),
@@ -193,13 +201,15 @@ export class TournamentsView {
         games: {size: parseInt(size.value, 10), rules: rules.value, time: time.value.trim() || 'none',
           absence_s: Math.round(parseFloat(late.value) * 60)}}
       if (fieldTime(until)) settings.registration_until = fieldTime(until)
+      if (system.value === 'mcmahon' && bar.value.trim()) settings.bar = bar.value.trim()
+      if (system.value === 'mcmahon' && floor.value.trim()) settings.floor = floor.value.trim()
       this.ctx.showError($('#tour-form-error'))
       conn.request('tournament.create', {settings})
         .then(ok => { location.hash = '#/tournament/' + ok.tournament })
         .catch(err => this.ctx.showError($('#tour-form-error'), err))
     }},
     el('h2', {}, t('new_tournament')),
-    field(t('tour_name'), name), field(t('tour_system'), system), field(t('tour_rounds'), rounds),
+    field(t('tour_name'), name), field(t('tour_system'), system), barFields, field(t('tour_rounds'), rounds),
     field(t('board_size'), size), field(t('rules'), rules), field(t('time_spec'), time),
     field(t('tour_lateness'), late), field(t('tour_handicap'), handicap),
     field(t('tour_registration_until'), until),
