@@ -789,18 +789,31 @@ static void test_tournament(void **state)
     assert_string_equal(json_string_value(json_object_get(board_of(v, 1, 1), "result")), "W+R");
     assert_string_equal(json_string_value(json_object_get(board_of(v, 1, 2), "result")), "BL");
 
-    /* round 2: the organiser rules both lose on board 1 (the game's end
-     * later changes nothing); board 2 by resignation */
+    /* round 2: the organiser rules both lose on board 1 (the ruling ends
+     * its game, whose end changes nothing); board 2 by resignation */
     say(s, &ps[0], "{\"type\":\"tournament.pair\",\"id\":11,\"tournament\":%lld}", (long long)t);
     assert_true(answered_ok(&ps[0], 11, NULL));
     say(s, &ps[0], "{\"type\":\"tournament.start\",\"id\":12,\"tournament\":%lld}", (long long)t);
     assert_true(answered_ok(&ps[0], 12, NULL));
+    json_decref(v);
+    v = tour_view(s, t);
+    json_int_t game21 = json_integer_value(json_object_get(board_of(v, 2, 1), "game"));
+    say(s, &g, "{\"type\":\"game.watch\",\"id\":30,\"game\":%lld}", (long long)game21); /* a spectator */
+    assert_true(answered_ok(&g, 30, NULL));
     say(s, &ps[0], "{\"type\":\"tournament.result\",\"id\":13,\"tournament\":%lld,\"round\":2,\"board\":1,"
                    "\"result\":\"both-lose\",\"note\":\"both consulted a phone\"}", (long long)t);
     assert_true(answered_ok(&ps[0], 13, NULL));
     json_decref(v);
     v = tour_view(s, t);
-    tour_resign(s, v, 2, 1, "white", ps, names, 14);
+    /* the spectator saw the ruling end the game */
+    pump(&g);
+    json_t *ruled = json_object_get(last_of(&g, "game.state"), "game");
+    assert_string_equal(json_string_value(json_object_get(ruled, "phase")), "over");
+    assert_string_equal(json_string_value(json_object_get(ruled, "reason")), "ruling");
+    assert_string_equal(json_string_value(json_object_get(ruled, "result")), "Void");
+    peer *w1 = peer_named(ps, names, 4, json_string_value(json_object_get(board_of(v, 2, 1), "white")));
+    say(s, w1, "{\"type\":\"game.resign\",\"id\":14,\"game\":%lld}", (long long)game21);
+    assert_false(answered_ok(w1, 14, NULL)); /* over */
     tour_resign(s, v, 2, 2, "white", ps, names, 15);
     json_decref(v);
     v = tour_view(s, t);

@@ -11,7 +11,7 @@
 
 static const char *const event_names[EV_KIND_COUNT_] = {
     "move", "place", "resign", "toggle", "proposal", "accept", "concede", "request",
-    "answer", "cancel", "claim", "tick", "arrive", "chat", "predict"};
+    "answer", "cancel", "claim", "tick", "arrive", "chat", "predict", "ruling"};
 
 const char *room_event_kind_name(room_event_kind k)
 {
@@ -642,7 +642,8 @@ void room_apply(room *r, const room_event *ev, int64_t at, room_result *res)
 {
     memset(res, 0, sizeof *res);
     bool player = ev->color == TG_BLACK || ev->color == TG_WHITE;
-    bool needs_player = ev->kind != EV_TICK && ev->kind != EV_CHAT && ev->kind != EV_PROPOSAL;
+    bool needs_player = ev->kind != EV_TICK && ev->kind != EV_CHAT && ev->kind != EV_PROPOSAL &&
+                        ev->kind != EV_RULING;
     if (needs_player && !player)
         FAIL(res, ROOM_ERR_FORBIDDEN, "only the game's players may do that");
     if (r->phase == ROOM_OVER && ev->kind != EV_CHAT && ev->kind != EV_ARRIVE)
@@ -688,6 +689,10 @@ void room_apply(room *r, const room_event *ev, int64_t at, room_result *res)
         break;
     case EV_CLAIM:
         end_game(r, TG_RESULT_FORFEIT, tg_opponent(ev->color), "claim");
+        sync_phase(r, res);
+        break;
+    case EV_RULING: /* made by the server only: no client message becomes one */
+        end_game(r, TG_RESULT_FORFEIT, ev->color == TG_EMPTY ? TG_EMPTY : tg_opponent(ev->color), "ruling");
         sync_phase(r, res);
         break;
     case EV_TICK: apply_tick(r, at, res); break;

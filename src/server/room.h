@@ -76,6 +76,8 @@ typedef enum room_event_kind {
     EV_ARRIVE,    /* color came to the board (R8) */
     EV_CHAT,      /* color (TG_EMPTY: a spectator) says text; no effect on the game */
     EV_PREDICT,   /* free opening: color's seat seals its prediction (prediction2) */
+    EV_RULING,    /* the organiser's (referee's) decision ends the game: color wins, or
+                     TG_EMPTY for no winner (both lose, a replay); text: their note */
     EV_KIND_COUNT_
 } room_event_kind;
 

@@ -233,6 +233,7 @@ json_t *room_event_to_json(const room *r, const room_event *ev)
         json_object_set_new(o, "from", json_string(ev->from));
         json_object_set_new(o, "text", json_string(ev->text));
         break;
+    case EV_RULING: json_object_set_new(o, "text", json_string(ev->text)); break;
     case EV_PREDICT: {
         char text[16];
         tg_prediction_format(ev->prediction2, text, sizeof text);
@@ -354,6 +355,14 @@ static void result_texts(const room *r, char *re, size_t relen, char *en, char *
         /* a tournament counts the game for neither (T3, R8) */
         snprintf(en, len, "Both players absent: both lose");
         snprintf(zh, len, "双方缺席，双负");
+    } else if (strcmp(r->reason, "ruling") == 0) {
+        if (result->winner == TG_EMPTY) {
+            snprintf(en, len, "Ended by the organiser's ruling (see the tournament)");
+            snprintf(zh, len, "裁判判定终局（见比赛成绩）");
+        } else {
+            snprintf(en, len, "%s wins by the organiser's ruling", result->winner == TG_BLACK ? "Black" : "White");
+            snprintf(zh, len, "裁判判%s胜", result->winner == TG_BLACK ? "黑" : "白");
+        }
     }
 }
 

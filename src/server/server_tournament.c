@@ -1081,6 +1081,20 @@ static void result(server *s, client *c, const proto_request *rq)
     settle_state(x);
     if (!tour_write(s, x))
         return send_error(c, rq, "internal", "out of memory");
+    /* a ruling on a game still under way ends it (the referee's decision):
+     * the record says so, and its end leaves the entered result */
+    int r = (int)rq->round - 1, b = (int)rq->board - 1;
+    live *lv = b >= 0 && b < x->nboards[r] && x->boards[r][b] ? live_get(s, x->boards[r][b]) : NULL;
+    if (lv && lv->r->phase != ROOM_OVER && !lv->recovering) {
+        room_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = EV_RULING;
+        ev.color = res.outcome == TG_OUTCOME_BLACK_WINS ? TG_BLACK
+                   : res.outcome == TG_OUTCOME_WHITE_WINS ? TG_WHITE : TG_EMPTY;
+        snprintf(ev.text, sizeof ev.text, "%s", rq->note ? rq->note : "");
+        room_result rr;
+        game_commit_and_announce(s, lv, &ev, &rr);
+    }
     reply_ok(c, rq, NULL, x->dep);
 }
 
