@@ -47,7 +47,6 @@ typedef struct tour {
     tg_tournament *t;
     int64_t organiser;
     char organiser_name[32];
-    char state[16];             /* registration, running, finished */
     int64_t created_unix_ms;
     json_t *games;              /* the settings of its games (room settings JSON) */
     bool rated;
@@ -117,6 +116,27 @@ static void tour_free(server *s, tour *x)
     free(x);
 }
 
+static bool all_results_in(const tg_tournament *t)
+{
+    for (int r = 0; r < t->round_count; r++)
+        for (int k = 0; k < t->rounds[r].game_count; k++) {
+            tg_outcome o = t->rounds[r].games[k].result.outcome;
+            if (o == TG_OUTCOME_NONE || o == TG_OUTCOME_REPLAY)
+                return false;
+        }
+    return true;
+}
+
+/* registration (no round paired), running, or finished (every round
+ * paired, begun and decided): derived, never stored apart. */
+static const char *tour_state(const tour *x)
+{
+    int n = x->t->round_count;
+    if (!n)
+        return "registration";
+    return n >= x->t->settings.rounds && x->started[n - 1] && all_results_in(x->t) ? "finished" : "running";
+}
+
 /* ---- the document ----------------------------------------------------------------- */
 
 static const char *system_name(tg_tour_system s)
@@ -129,7 +149,7 @@ static json_t *tour_summary(const tour *x)
     const tg_tour_settings *st = &x->t->settings;
     return json_pack("{s:I, s:s, s:s, s:i, s:i, s:s, s:i, s:s, s:O}", "id", (json_int_t)x->id, "name",
                      st->name, "system", system_name(st->system), "rounds", st->rounds, "round",
-                     x->t->round_count, "state", x->state, "players", x->t->player_count,
+                     x->t->round_count, "state", tour_state(x), "players", x->t->player_count,
                      "organiser", x->organiser_name, "games", x->games);
 }
 
@@ -157,7 +177,7 @@ static json_t *tour_body(const tour *x)
     }
     return json_pack("{s:I, s:I, s:s, s:s, s:I, s:O, s:b, s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "version",
                      (json_int_t)x->version, "organiser", (json_int_t)x->organiser, "organiser_name",
-                     x->organiser_name, "state", x->state, "created", (json_int_t)x->created_unix_ms,
+                     x->organiser_name, "state", tour_state(x), "created", (json_int_t)x->created_unix_ms,
                      "games", x->games, "rated", x->rated, "users", users, "engines", engines, "boards",
                      boards, "started", started, "start_at", at, "registration_until",
                      (json_int_t)x->registration_until, "tournament", tj);
@@ -171,10 +191,10 @@ static tour *tour_from_body(int64_t id, const char *text, char *err, size_t errl
     tour *x = calloc(1, sizeof *x);
     json_t *tj = json_object_get(b, "tournament"), *users = json_object_get(b, "users"),
            *boards = json_object_get(b, "boards"), *started = json_object_get(b, "started");
-    const char *state = json_string_value(json_object_get(b, "state")),
-               *org = json_string_value(json_object_get(b, "organiser_name"));
+    /* (its "state" is written for readers of the store; here it is derived) */
+    const char *org = json_string_value(json_object_get(b, "organiser_name"));
     if (!b || !x || !json_is_object(tj) || !json_is_array(users) || !json_is_array(boards) ||
-        !state || !org || !json_is_object(json_object_get(b, "games"))) {
+        !org || !json_is_object(json_object_get(b, "games"))) {
         snprintf(err, errlen, "tournament %lld: not a tournament document", (long long)id);
         goto fail;
     }
@@ -187,7 +207,6 @@ static tour *tour_from_body(int64_t id, const char *text, char *err, size_t errl
     x->version = json_integer_value(json_object_get(b, "version"));
     x->organiser = json_integer_value(json_object_get(b, "organiser"));
     snprintf(x->organiser_name, sizeof x->organiser_name, "%s", org);
-    snprintf(x->state, sizeof x->state, "%s", state);
     x->created_unix_ms = json_integer_value(json_object_get(b, "created"));
     x->games = json_incref(json_object_get(b, "games"));
     x->rated = json_is_true(json_object_get(b, "rated"));
@@ -261,7 +280,6 @@ static bool tour_write(server *s, tour *x)
 
 static bool catch_up(server *s, tour *x);
 static void schedule_starts(server *s);
-static void settle_state(tour *x);
 
 typedef struct reread_job {
     store_job job;
@@ -563,7 +581,7 @@ static int open_count(server *s, int64_t organiser)
     void *v;
     for (size_t i = 0; imap_next(&s->tours->by_id, &i, &id, &v);) {
         tour *x = v;
-        if (x->t && strcmp(x->state, "finished") != 0 && (!organiser || x->organiser == organiser))
+        if (x->t && strcmp(tour_state(x), "finished") != 0 && (!organiser || x->organiser == organiser))
             n++;
     }
     return n;
@@ -670,7 +688,6 @@ static void create(server *s, client *c, const proto_request *rq)
     }
     x->organiser = c->user;
     snprintf(x->organiser_name, sizeof x->organiser_name, "%s", c->name);
-    snprintf(x->state, sizeof x->state, "registration");
     x->created_unix_ms = server_unix_ms();
     x->games = room_settings_to_json(&rs);
     json_decref(gs);
@@ -780,7 +797,7 @@ static void join(server *s, client *c, const proto_request *rq)
         return;
     if (c->guest)
         return send_error(c, rq, "forbidden", "guests cannot register: make an account");
-    if (!strcmp(x->state, "finished"))
+    if (!strcmp(tour_state(x), "finished"))
         return send_error(c, rq, "wrong_phase", "the tournament is over");
     if (x->t->player_count >= TOUR_PLAYERS)
         return send_error(c, rq, "limit", "the tournament is full");
@@ -908,7 +925,6 @@ static void pair(server *s, client *c, const proto_request *rq)
             tournament_reread(s, x->id);
         return send_error(c, rq, "wrong_phase", why);
     }
-    snprintf(x->state, sizeof x->state, "running");
     if (!tour_write(s, x))
         return send_error(c, rq, "internal", "out of memory");
     reply_ok(c, rq, json_pack("{s:i}", "round", n + 1), x->dep);
@@ -1043,25 +1059,6 @@ static void schedule_starts(server *s)
         net_timer_set(s->tours->timer, next > now ? next - now : 0);
 }
 
-static bool all_results_in(const tg_tournament *t)
-{
-    for (int r = 0; r < t->round_count; r++)
-        for (int k = 0; k < t->rounds[r].game_count; k++) {
-            tg_outcome o = t->rounds[r].games[k].result.outcome;
-            if (o == TG_OUTCOME_NONE || o == TG_OUTCOME_REPLAY)
-                return false;
-        }
-    return true;
-}
-
-static void settle_state(tour *x)
-{
-    if (x->t->round_count >= x->t->settings.rounds && x->started[x->t->round_count - 1] &&
-        all_results_in(x->t))
-        snprintf(x->state, sizeof x->state, "finished");
-    else if (x->t->round_count)
-        snprintf(x->state, sizeof x->state, "running");
-}
 
 static void result(server *s, client *c, const proto_request *rq)
 {
@@ -1078,7 +1075,6 @@ static void result(server *s, client *c, const proto_request *rq)
     if (tg_tour_set_result(x->t, (int)rq->round, (int)rq->board, &res, rq->note ? rq->note : "", err,
                            sizeof err) != TG_OK)
         return send_error(c, rq, "bad_request", err);
-    settle_state(x);
     if (!tour_write(s, x))
         return send_error(c, rq, "internal", "out of memory");
     /* a ruling on a game still under way ends it (the referee's decision):
@@ -1196,7 +1192,6 @@ static bool catch_up(server *s, tour *x)
     }
     if (!changed)
         return true;
-    settle_state(x);
     return tour_write(s, x);
 }
 
@@ -1233,7 +1228,6 @@ bool tournament_game_over(server *s, live *lv)
             fprintf(stderr, "tengen serve: tournament %lld: %s\n", (long long)x->id, err);
             return true;
         }
-        settle_state(x);
         return tour_write(s, x);
     }
     return true;
