@@ -273,7 +273,14 @@ async function main() {
     const [a, b] = [await S.ana.waitFor(over, 8000, 'the count on node 1'), await S.bo.waitFor(over, 8000, 'the count on node 2')]
     assert.strictEqual(a.game.result, b.game.result, 'the nodes count differently')
     assert.match(a.game.result, /^B\+/)
-    const views = await Promise.all(nodes.map(n => apiGame(n, G9)))
+    // every node shows the same count once it has heard of the end (a node
+    // the players are not on hears of it a moment after them)
+    let views
+    for (let i = 0; i < 60; i++) {
+      views = await Promise.all(nodes.map(n => apiGame(n, G9)))
+      if (views.every(v => v.result !== null)) break
+      await sleep(50)
+    }
     for (const v of views) assert.strictEqual(v.result, a.game.result)
   })
 
