@@ -252,11 +252,18 @@ export class TournamentView {
   userChanged() { this.render() }
   tournamentUpdate(m) { if (m.tournament === this.id) this.load() }
 
+  // Reads may cross (a join's answer and the lobby's update each read): the
+  // answer of a read begun after another's wins, never an older one.
   async load() {
+    const seq = this.readSeq = (this.readSeq || 0) + 1
     try {
-      this.x = (await getJSON('/api/tournaments/' + this.id)).tournament
+      const x = (await getJSON('/api/tournaments/' + this.id)).tournament
+      if (seq < (this.shownSeq || 0)) return
+      this.shownSeq = seq
+      this.x = x
       this.error = null
     } catch (e) {
+      if (seq < (this.shownSeq || 0)) return
       this.error = e
       // the API's budget an address (many players behind one address): read again soon
       if (e.status === 429 && this.ctx.S.view === this) setTimeout(() => { if (this.ctx.S.view === this) this.load() }, 1000)
@@ -286,8 +293,23 @@ export class TournamentView {
       .catch(e => this.ctx.showError(errNode, e))
   }
 
+  // The parts a person types into or presses are made once and kept across
+  // renders (every join, pairing or result elsewhere renders the page again):
+  // what was typed stays, an error stays beside its form, the focus stays,
+  // and a press is not lost to a button replaced between its mouse-down and
+  // mouse-up.  key names the part with what its handlers depend on.
+  keep(key, make) {
+    this.used.add(key)
+    let node = this.kept.get(key)
+    if (!node) this.kept.set(key, node = make())
+    return node
+  }
+
   render() {
     const root = this.root
+    const focused = document.activeElement
+    this.kept = this.kept || new Map()
+    this.used = new Set()
     clear(root)
     root.dataset.view = 'tournament'
     const x = this.x
@@ -295,6 +317,13 @@ export class TournamentView {
       root.appendChild(el('div', {class: 'card'}, this.error ? t('error', {message: this.error.message}) : t('connecting')))
       return
     }
+    this.renderTournament(x)
+    for (const key of [...this.kept.keys()]) if (!this.used.has(key)) this.kept.delete(key)
+    if (focused && focused !== document.activeElement && root.contains(focused)) focused.focus()
+  }
+
+  renderTournament(x) {
+    const root = this.root
     root.dataset.state = x.state
     root.dataset.round = x.round
     const {S, playerLink} = this.ctx
@@ -308,21 +337,25 @@ export class TournamentView {
 
     // registration
     const mine = me && x.players_list.find(p => p.name === me && !p.withdrawn)
-    const regErr = el('div', {id: 'tour-reg-error', class: 'error', role: 'alert'})
     if (me && x.state !== 'finished') {
+      const regErr = this.keep('reg-error', () => el('div', {id: 'tour-reg-error', class: 'error', role: 'alert'}))
       if (mine) {
-        parts.push(el('div', {class: 'card', id: 'tour-registration'}, el('p', {}, t('tour_registered')),
+        parts.push(this.keep('registered', () => el('div', {class: 'card', id: 'tour-registration'},
+          el('p', {}, t('tour_registered')),
           el('button', {type: 'button', id: 'tour-leave', onclick: () => this.request('tournament.leave', {}, regErr)},
-            t('tour_leave')), regErr))
+            t('tour_leave')))))
       } else {
-        const rank = el('input', {id: 'tour-rank', size: 5, placeholder: '5k', 'aria-label': t('tour_rank')})
-        parts.push(el('form', {class: 'card', id: 'tour-registration', onsubmit: e => {
-          e.preventDefault()
-          const fields = rank.value.trim() ? {rank: rank.value.trim()} : {}
-          this.request('tournament.join', fields, regErr)
-        }}, el('label', {class: 'field'}, el('span', {}, t('tour_rank')), rank),
-        el('button', {type: 'submit', id: 'tour-join'}, t('tour_join')), regErr))
+        parts.push(this.keep('register', () => {
+          const rank = el('input', {id: 'tour-rank', size: 5, placeholder: '5k', 'aria-label': t('tour_rank')})
+          return el('form', {class: 'card', id: 'tour-registration', onsubmit: e => {
+            e.preventDefault()
+            const fields = rank.value.trim() ? {rank: rank.value.trim()} : {}
+            this.request('tournament.join', fields, regErr)
+          }}, el('label', {class: 'field'}, el('span', {}, t('tour_rank')), rank),
+          el('button', {type: 'submit', id: 'tour-join'}, t('tour_join')))
+        }))
       }
+      parts[parts.length - 1].appendChild(regErr)
     }
 
     // the organiser's panel
@@ -330,47 +363,55 @@ export class TournamentView {
     const lastRound = n ? x.rounds_list[n - 1] : null
     const organiser = me && me === x.organiser
     if (organiser && x.state !== 'finished') {
-      const orgErr = el('div', {id: 'tour-org-error', class: 'error', role: 'alert'})
+      const orgErr = this.keep('org-error', () => el('div', {id: 'tour-org-error', class: 'error', role: 'alert'}))
       const panel = el('div', {class: 'card', id: 'tour-organise'}, el('h2', {}, t('tour_organise')))
       if (lastRound && !lastRound.started) {
-        const at = el('input', {id: 'tour-start-at', type: 'datetime-local', 'aria-label': t('tour_start_at')})
-        panel.appendChild(el('button', {type: 'button', id: 'tour-pair', onclick: () => this.request('tournament.pair', {}, orgErr)},
-          t('tour_repair', {n})))
-        panel.appendChild(el('button', {type: 'button', id: 'tour-start', onclick: () =>
-          this.request('tournament.start', fieldTime(at) ? {at: fieldTime(at)} : {}, orgErr)}, t('tour_start', {n})))
-        panel.appendChild(el('label', {class: 'field'}, el('span', {}, t('tour_start_at')), at))
+        panel.appendChild(this.keep(`start:${n}`, () => {
+          const at = el('input', {id: 'tour-start-at', type: 'datetime-local', 'aria-label': t('tour_start_at')})
+          return el('div', {class: 'round-start'},
+            el('button', {type: 'button', id: 'tour-pair', onclick: () => this.request('tournament.pair', {}, orgErr)},
+              t('tour_repair', {n})), ' ',
+            el('button', {type: 'button', id: 'tour-start', onclick: () =>
+              this.request('tournament.start', fieldTime(at) ? {at: fieldTime(at)} : {}, orgErr)}, t('tour_start', {n})),
+            el('label', {class: 'field'}, el('span', {}, t('tour_start_at')), at))
+        }))
       } else if (n < x.rounds) {
-        panel.appendChild(el('button', {type: 'button', id: 'tour-pair', onclick: () => this.request('tournament.pair', {}, orgErr)},
-          t('tour_pair', {n: n + 1})))
+        panel.appendChild(this.keep(`pair:${n + 1}`, () =>
+          el('button', {type: 'button', id: 'tour-pair', onclick: () => this.request('tournament.pair', {}, orgErr)},
+            t('tour_pair', {n: n + 1}))))
       }
       // the organiser's own pairing of the round to come (or again, before it begins)
       if (!lastRound || !lastRound.started ? true : n < x.rounds) {
         const next = lastRound && !lastRound.started ? n : n + 1
-        const lines = el('textarea', {id: 'tour-manual', rows: 3, cols: 28, 'aria-label': t('tour_manual'),
-          placeholder: 'ana - bo'})
-        const byes = el('input', {id: 'tour-manual-byes', size: 20, 'aria-label': t('tour_manual_byes'),
-          placeholder: t('tour_manual_byes')})
-        panel.appendChild(el('form', {class: 'manual-pairing', onsubmit: e => {
-          e.preventDefault()
-          const pairs = lines.value.split('\n').map(l => l.trim()).filter(Boolean)
-            .map(l => l.split(/\s+-\s+|\s*,\s*/).map(w => w.trim()))
-          const bye = byes.value.split(',').map(w => w.trim()).filter(Boolean)
-          this.request('tournament.pair', {pairs, byes: bye}, orgErr)
-        }}, el('label', {class: 'field'}, el('span', {}, t('tour_manual')), lines), ' ', byes, ' ',
-        el('button', {type: 'submit', id: 'tour-manual-pair'}, t('tour_manual_pair', {n: next}))))
+        panel.appendChild(this.keep(`manual:${next}`, () => {
+          const lines = el('textarea', {id: 'tour-manual', rows: 3, cols: 28, 'aria-label': t('tour_manual'),
+            placeholder: 'ana - bo'})
+          const byes = el('input', {id: 'tour-manual-byes', size: 20, 'aria-label': t('tour_manual_byes'),
+            placeholder: t('tour_manual_byes')})
+          return el('form', {class: 'manual-pairing', onsubmit: e => {
+            e.preventDefault()
+            const pairs = lines.value.split('\n').map(l => l.trim()).filter(Boolean)
+              .map(l => l.split(/\s+-\s+|\s*,\s*/).map(w => w.trim()))
+            const bye = byes.value.split(',').map(w => w.trim()).filter(Boolean)
+            this.request('tournament.pair', {pairs, byes: bye}, orgErr)
+          }}, el('label', {class: 'field'}, el('span', {}, t('tour_manual')), lines), ' ', byes, ' ',
+          el('button', {type: 'submit', id: 'tour-manual-pair'}, t('tour_manual_pair', {n: next})))
+        }))
       }
       // an engine of the server's table takes part
       const engines = (S.lobby && S.lobby.engines && S.lobby.engines.length) ? S.lobby.engines : ['tengen']
-      const engine = el('select', {id: 'tour-engine', 'aria-label': t('engine')}, engines.map(e => el('option', {value: e}, e)))
-      const erank = el('input', {id: 'tour-engine-rank', size: 4, value: '1k', 'aria-label': t('tour_engine_rank')})
-      const eplayouts = el('input', {id: 'tour-engine-playouts', type: 'number', min: 1, max: 100000, value: 1000, size: 7,
-        'aria-label': t('tour_engine_playouts')})
-      panel.appendChild(el('form', {class: 'engine-entry', onsubmit: e => {
-        e.preventDefault()
-        this.request('tournament.join', {engine: engine.value, rank: erank.value.trim(),
-          playouts: parseInt(eplayouts.value, 10) || 1000}, orgErr)
-      }}, el('span', {}, t('tour_add_engine'), ' '), engine, ' ', erank, ' ', eplayouts, ' ',
-      el('button', {type: 'submit', id: 'tour-engine-add'}, t('tour_join'))))
+      panel.appendChild(this.keep(`engine:${engines.join(',')}`, () => {
+        const engine = el('select', {id: 'tour-engine', 'aria-label': t('engine')}, engines.map(e => el('option', {value: e}, e)))
+        const erank = el('input', {id: 'tour-engine-rank', size: 4, value: '1k', 'aria-label': t('tour_engine_rank')})
+        const eplayouts = el('input', {id: 'tour-engine-playouts', type: 'number', min: 1, max: 100000, value: 1000, size: 7,
+          'aria-label': t('tour_engine_playouts')})
+        return el('form', {class: 'engine-entry', onsubmit: e => {
+          e.preventDefault()
+          this.request('tournament.join', {engine: engine.value, rank: erank.value.trim(),
+            playouts: parseInt(eplayouts.value, 10) || 1000}, orgErr)
+        }}, el('span', {}, t('tour_add_engine'), ' '), engine, ' ', erank, ' ', eplayouts, ' ',
+        el('button', {type: 'submit', id: 'tour-engine-add'}, t('tour_join')))
+      }))
       panel.appendChild(orgErr)
       parts.push(panel)
     }
@@ -384,13 +425,15 @@ export class TournamentView {
           el('td', {class: 'result', 'data-result': b.result}, resultWords(b.result)),
           el('td', {}, b.game ? el('a', {href: '#/game/' + b.game, class: 'watch'}, t('tour_watch')) : '')]
         if (organiser && rd.started) {
-          const sel = el('select', {class: 'result-choice', 'aria-label': t('tour_result')},
-            RESULTS.map(([v, words]) => el('option', {value: v}, words())))
-          const note = el('input', {class: 'result-note', size: 12, placeholder: t('tour_note'), 'aria-label': t('tour_note')})
-          const err = el('span', {class: 'error', role: 'alert'})
-          cells.push(el('td', {}, sel, ' ', note, ' ', el('button', {type: 'button', class: 'set-result',
-            onclick: () => this.request('tournament.result', {round: rd.number, board: b.board, result: sel.value,
-              note: note.value.trim() || undefined}, err)}, t('tour_set_result')), err))
+          cells.push(this.keep(`result:${rd.number}:${b.board}`, () => {
+            const sel = el('select', {class: 'result-choice', 'aria-label': t('tour_result')},
+              RESULTS.map(([v, words]) => el('option', {value: v}, words())))
+            const note = el('input', {class: 'result-note', size: 12, placeholder: t('tour_note'), 'aria-label': t('tour_note')})
+            const err = el('span', {class: 'error', role: 'alert'})
+            return el('td', {}, sel, ' ', note, ' ', el('button', {type: 'button', class: 'set-result',
+              onclick: () => this.request('tournament.result', {round: rd.number, board: b.board, result: sel.value,
+                note: note.value.trim() || undefined}, err)}, t('tour_set_result')), err)
+          }))
         }
         return el('tr', {'data-board': b.board, 'data-game': b.game || null}, cells)
       })

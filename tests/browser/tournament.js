@@ -97,7 +97,7 @@ async function step(name, fn) {
     const where = []
     for (const [n, p] of Object.entries(P)) {
       where.push(`${n}: ${await p.evaluate(() => `${location.hash} view=${document.querySelector('#main') &&
-        document.querySelector('#main').dataset.view} conn=${document.querySelector('#conn') && document.querySelector('#conn').dataset.state}`).catch(() => '?')}`)
+        document.querySelector('#main').dataset.view} conn=${document.querySelector('#conn') && document.querySelector('#conn').dataset.state} errors=${JSON.stringify([...document.querySelectorAll('.error')].map(x => x.textContent).filter(x => x))} players=${document.querySelectorAll('#tour-players li').length}`).catch(() => '?')}`)
     }
     fail(`${name}: ${e && e.message ? e.message.split('\n').slice(0, 8).join('\n') : e}\n  pages: ${where.join('; ')}`)
   }
@@ -187,9 +187,19 @@ async function main() {
     assert.strictEqual(await A.textContent('#tour-title'), 'Spring cup')
   })
   await step('everyone registers with a rank; a rank that is not one is refused with its reason', async () => {
+    // di types a rank first: the others' joins render di's page again, and
+    // what was typed (and the focus) must outlive that
+    await P.di.goto(`${base}/#/tournament/${id}`)
+    await P.di.fill('#tour-rank', ranks[3])
     for (let i = 0; i < 4; i++) {
       const p = P[names[i]]
-      await p.goto(`${base}/#/tournament/${id}`)
+      if (i === 3) {
+        await p.waitForFunction(() => document.querySelectorAll('#tour-players li').length === 3)
+        assert.strictEqual(await p.inputValue('#tour-rank'), ranks[3], 'the typed rank is kept across renders')
+        assert.strictEqual(await p.evaluate(() => document.activeElement && document.activeElement.id), 'tour-rank')
+      } else {
+        await p.goto(`${base}/#/tournament/${id}`)
+      }
       await p.waitForSelector('#tour-join')
       if (i === 1) {
         await p.fill('#tour-rank', 'grandmaster')
