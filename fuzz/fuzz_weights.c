@@ -2,13 +2,16 @@
  * fuzz_weights.c — the one reader of learned weights (engine/weights.h)
  * under a fuzzer: any bytes are read or refused with a message, never
  * read past their end; what is read is written back by the writer to the
- * same bytes, and a move model's tables are built from it when it is one.
+ * same bytes, and a move model's tables are built from it when it is one;
+ * a policy network is read from it when it is one and evaluated once on
+ * the empty board (its tensors' shapes checked before any is used).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/model_data.h"
+#include "engine/policy_net.h"
 #include "engine/weights.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,5 +38,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (model_table_from_weights(w, &table, err, sizeof err))
         model_table_free(&table);
     weights_free(w);
+    policy_net_file *pf = policy_net_load(data, size, err, sizeof err);
+    if (pf) {
+        const policy_net *net = policy_net_of(pf);
+        static float planes[TG_MAX_SIZE * TG_MAX_SIZE * POLICY_PLANES], logits[TG_MAX_SIZE * TG_MAX_SIZE];
+        tg_board b;
+        tg_board_init(&b, net->size);
+        policy_net_planes(&b, TG_BLACK, TG_NO_POINT, planes);
+        float pass, win;
+        policy_net_eval(net, planes, net->size, 0, logits, &pass, &win, true);
+        policy_net_free(pf);
+    } else if (!err[0]) {
+        abort();
+    }
     return 0;
 }

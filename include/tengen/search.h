@@ -33,6 +33,8 @@ typedef struct tg_search_options {
     tg_value_mode value_function; /* judge leaves by the learned value function too, where
                                  one was trained for the board size and komi (default:
                                  TG_VALUE_AUTO) */
+    bool no_policy_net;       /* leave the policy network out even where one serves the
+                                 board size (`--policy-net off`) */
 } tg_search_options;
 
 /* The learned weights: built in (data/NAME.tgw), or given as the bytes of a
@@ -44,6 +46,10 @@ typedef struct tg_search_options {
  * and err says what is wrong and where. */
 tg_status tg_search_use_model(const uint8_t *data, size_t len, char *err, size_t errlen);
 tg_status tg_search_use_value_net(const uint8_t *data, size_t len, char *err, size_t errlen);
+/* A policy network (tools/train_policy.py, `--policy-net FILE`) serves the
+ * board size its file names, before a built-in one; data NULL (`--policy-net
+ * off`): no policy network at all. */
+tg_status tg_search_use_policy_net(const uint8_t *data, size_t len, char *err, size_t errlen);
 
 /* 1 thread, 256 MiB, resign below 10%, seed 1, tree reuse on. */
 void tg_search_options_default(tg_search_options *opt);

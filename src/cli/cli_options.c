@@ -255,8 +255,9 @@ int cli_read_handicap(void *dest, const char *value, char *err, size_t errlen)
     return 0;
 }
 
-/* --model or --value-net (model tells which): the file handed to the search. */
-static int read_weights(const char *path, bool model, char *err, size_t errlen)
+/* --model, --value-net or --policy-net: the file handed to the search by use. */
+static int read_weights(const char *path, tg_status (*use)(const uint8_t *, size_t, char *, size_t), char *err,
+                        size_t errlen)
 {
     size_t len = 0;
     char *data = cli_read_file(path, &len);
@@ -264,8 +265,7 @@ static int read_weights(const char *path, bool model, char *err, size_t errlen)
         snprintf(err, errlen, "%s", strerror(errno));
         return -1;
     }
-    tg_status st = model ? tg_search_use_model((const uint8_t *)data, len, err, errlen)
-                         : tg_search_use_value_net((const uint8_t *)data, len, err, errlen);
+    tg_status st = use((const uint8_t *)data, len, err, errlen);
     free(data);
     if (st != TG_OK && !err[0])
         snprintf(err, errlen, "%s", tg_status_text(st));
@@ -275,11 +275,19 @@ static int read_weights(const char *path, bool model, char *err, size_t errlen)
 int cli_read_model(void *dest, const char *value, char *err, size_t errlen)
 {
     (void)dest;
-    return read_weights(value, true, err, errlen);
+    return read_weights(value, tg_search_use_model, err, errlen);
 }
 
 int cli_read_value_net(void *dest, const char *value, char *err, size_t errlen)
 {
     (void)dest;
-    return read_weights(value, false, err, errlen);
+    return read_weights(value, tg_search_use_value_net, err, errlen);
+}
+
+int cli_read_policy_net(void *dest, const char *value, char *err, size_t errlen)
+{
+    (void)dest;
+    if (strcmp(value, "off") == 0)
+        return tg_search_use_policy_net(NULL, 0, err, errlen) == TG_OK ? 0 : -1;
+    return read_weights(value, tg_search_use_policy_net, err, errlen);
 }

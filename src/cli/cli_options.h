@@ -103,6 +103,7 @@ int cli_read_time(void *dest, const char *value, char *err, size_t errlen);     
 int cli_read_handicap(void *dest, const char *value, char *err, size_t errlen);     /* int: 0 or 2..9 */
 int cli_read_model(void *dest, const char *value, char *err, size_t errlen);        /* dest unused */
 int cli_read_value_net(void *dest, const char *value, char *err, size_t errlen);    /* dest unused */
+int cli_read_policy_net(void *dest, const char *value, char *err, size_t errlen);   /* dest unused */
 
 extern const char *const cli_player_choices[]; /* mcts, baseline */
 
@@ -137,5 +138,8 @@ extern const char *const cli_player_choices[]; /* mcts, baseline */
     {"--model", NULL, CLI_CALL, "FILE", 0, 0, NULL, cli_read_model, "a weights file", NULL, (help)}
 #define CLI_OPT_VALUE_NET(help) \
     {"--value-net", NULL, CLI_CALL, "FILE", 0, 0, NULL, cli_read_value_net, "a weights file", NULL, (help)}
+#define CLI_OPT_POLICY_NET(help) \
+    {"--policy-net", NULL, CLI_CALL, "FILE|off", 0, 0, NULL, cli_read_policy_net, "a weights file or off", NULL, \
+     (help)}
 
 #endif

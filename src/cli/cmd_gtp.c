@@ -148,6 +148,10 @@ static int parse_options(int argc, char **argv, tg_gtp_options *opt, gtp_player_
                       "tools/train_model writes) instead of the built-in ones"),
         CLI_OPT_VALUE_NET("a value network (a weights file of tools/train_value.py)\n"
                           "for the board size and komi it names, before the built-in"),
+        CLI_OPT_POLICY_NET("a policy network (a weights file of tools/train_policy.py)\n"
+                           "for the board size it names, its priors in the tree\n"
+                           "instead of the move model's; off: none (default: the\n"
+                           "built-in one for the board size, where there is one)"),
         CLI_OPT_PLAYER(&player, "mcts (the tree search, default) or baseline (the flat\n"
                                 "Monte-Carlo player of the core, fast, for tests)"),
     };

@@ -115,6 +115,7 @@ static int parse_play_options(int argc, char **argv, play_options *o)
         CLI_OPT_MODEL("the move model's weights from FILE instead of the built-in\n"
                       "ones (as tengen gtp --help says)"),
         CLI_OPT_VALUE_NET("a value network from FILE (as tengen gtp --help says)"),
+        CLI_OPT_POLICY_NET("a policy network from FILE, or off (as tengen gtp --help says)"),
         CLI_OPT_MAX_MEMORY(&o->max_memory_mb, "memory for the search tree in MiB, 2..1048576 (default\n"
                                               "256); a full tree is pruned, as in tengen gtp"),
         CLI_OPT_TIME(&o->time, "clocks for both players (seconds): none, absolute:300,\n"

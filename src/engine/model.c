@@ -18,6 +18,7 @@
 #include "engine/model.h"
 #include "engine/model_data.h"
 #include "engine/weights.h"
+#include "tactics/tactics.h"
 #include "tengen/search.h"
 
 /* A table's lookup structures: every shape key (2^20) to its entry plus
@@ -240,4 +241,23 @@ float model_gamma_for(const move_features *f, int board_size)
 {
     float g = table_gamma(&indexes[0], f);
     return board_size <= MODEL_SMALL_MAX_SIZE ? g * table_gamma(&indexes[1], f) : g;
+}
+
+int model_candidates(const tg_board *b, tg_color c, tg_point last2, tg_point *moves, float *gamma)
+{
+    tg_point fight[10];
+    int fights = tactics_two_liberty_moves(b, c, fight), n = 0;
+    features_board fb;
+    features_board_init(&fb, b);
+    model_init();
+    for (int i = 0; i < b->empty_count; i++) {
+        tg_point p = b->empty[i];
+        if (!tactics_move_ok(b, p, c))
+            continue;
+        move_features f;
+        features_compute(b, &fb, p, c, last2, fight, fights, &f);
+        moves[n] = p;
+        gamma[n++] = model_gamma_for(&f, b->size);
+    }
+    return n;
 }

@@ -18,5 +18,9 @@ float model_gamma(const move_features *f);
 float model_gamma_for(const move_features *f, int board_size);
 /* The weight of a wide shape (its key canonical or not). */
 float model_wide_gamma(uint64_t key);
+/* The moves the search considers for c on b (tactics_move_ok: legal, no
+ * own eye), in the board's order of empty points, and the model's
+ * strength of each (last2: c's previous move, <= 0 none); their count. */
+int model_candidates(const tg_board *b, tg_color c, tg_point last2, tg_point *moves, float *gamma);
 
 #endif

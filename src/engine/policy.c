@@ -158,22 +158,12 @@ static tg_point choose_move(const tg_board *b, tg_color c, tg_point last2, tg_rn
 
 tg_point policy_model_move(const tg_board *b, tg_color c, tg_point last2, tg_rng *rng)
 {
-    tg_point moves[TG_MAX_POINTS], fight[10];
+    tg_point moves[TG_MAX_POINTS];
+    float gamma[TG_MAX_POINTS];
     double upto[TG_MAX_POINTS], sum = 0;
-    int n = 0;
-    int fights = tactics_two_liberty_moves(b, c, fight);
-    features_board fb;
-    features_board_init(&fb, b);
-    for (int i = 0; i < b->empty_count; i++) {
-        tg_point p = b->empty[i];
-        if (!tactics_move_ok(b, p, c))
-            continue;
-        move_features f;
-        features_compute(b, &fb, p, c, last2, fight, fights, &f);
-        sum += model_gamma_for(&f, b->size);
-        upto[n] = sum;
-        moves[n++] = p;
-    }
+    int n = model_candidates(b, c, last2, moves, gamma);
+    for (int i = 0; i < n; i++)
+        upto[i] = sum += gamma[i];
     if (n == 0)
         return TG_PASS;
     double r = (double)(tg_rng_next(rng) >> 11) * 0x1p-53 * sum;

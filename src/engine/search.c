@@ -368,7 +368,9 @@ static int descend(worker *w, int *passes)
     uint32_t node = s->root;
     tg_color c = s->to_move;
     int depth = 0;
-    const double puct = s->root_board.size <= PUCT_MAX_SIZE ? PUCT_C : 0;
+    /* the exploration by the priors: on the small boards, and wherever a
+     * policy network gives them */
+    const double puct = s->root_board.size <= PUCT_MAX_SIZE || s->policy ? PUCT_C : 0;
     w->path[0] = node;
     while (depth < MAX_DEPTH && *passes < 2) {
         tree_node *n = tree_at(pool, node);
@@ -387,7 +389,8 @@ static int descend(worker *w, int *passes)
             tree_expand_context ctx = {&w->board, c,
                                        depth == 0 ? root_legal : s->superko ? tree_legal : NULL,
                                        depth == 0 ? (void *)s : (void *)w, last2,
-                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, depth > 0 && s->superko};
+                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, depth > 0 && s->superko,
+                                       s->policy};
             if (!tree_expand(pool, node, &ctx))
                 break;
         }
@@ -638,6 +641,7 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     bool value = s->opt.value_function == TG_VALUE_ON || (s->opt.value_function == TG_VALUE_AUTO && by_playouts);
     s->value = value && VALUE_LAMBDA > 0 ? value_net_for(s->root_board.size, s->komi2) : NULL;
     s->lambda = s->value ? VALUE_LAMBDA : 0;
+    s->policy = s->opt.no_policy_net ? NULL : policy_net_for(s->root_board.size);
     s->base_passes = tg_game_to_move(g) == color ? tg_game_consecutive_passes(g) : 0;
     int n = tg_game_move_count(g);
     s->root_last2 = n >= 2 ? tg_game_move(g, n - 2)->point : TG_NO_POINT;

@@ -15,6 +15,7 @@
 #include "engine/pattern.h"
 #include "engine/policy.h"
 #include "engine/tree.h"
+#include "engine/policy_net.h"
 #include "engine/value.h"
 #include "tactics/tactics.h"
 #include "tengen/search.h"
@@ -39,6 +40,7 @@ struct tg_search {
     tg_point root_last2;         /* the move before the root's last one */
     tg_search_limits limits;
     const value_net *value;      /* NULL: none for this board and komi */
+    const struct policy_net *policy; /* NULL: none for this board, or left out */
     double lambda;               /* the value's weight, 0 without one */
     _Atomic int playouts;
     _Atomic bool stop;

@@ -43,6 +43,7 @@
 #include "engine/features.h"
 #include "engine/model.h"
 #include "engine/pattern.h"
+#include "engine/policy_net.h"
 #include "engine/tree.h"
 #include "tactics/tactics.h"
 
@@ -191,6 +192,35 @@ static void set_priors(tree_node *n, const tg_board *b, tg_point p, const move_f
     }
 }
 
+/* The policy network's strengths of the candidates (gamma[] in: the move
+ * model's, which the network reads; out: the network's probabilities
+ * relative to their mean over the candidates).  Seen under one of the eight
+ * symmetries, chosen by the position, so that a position always gets the
+ * same verdict and the network's leanings average out over many. */
+static bool network_priors(const tg_board *b, const tree_expand_context *ctx, const tg_point *moves, int count,
+                           float *gamma)
+{
+    int n = b->size;
+    float planes[TG_MAX_SIZE * TG_MAX_SIZE * POLICY_PLANES], logits[TG_MAX_SIZE * TG_MAX_SIZE];
+    policy_net_planes_from(b, ctx->to_move, ctx->last2, moves, gamma, count, planes);
+    policy_net_eval(ctx->policy, planes, n, (int)(b->hash >> 61), logits, NULL, NULL, false);
+    float top = -1e30f;
+    for (int i = 0; i < count; i++) {
+        float l = logits[tg_point_y(b, moves[i]) * n + tg_point_x(b, moves[i])];
+        gamma[i] = l;
+        if (l > top)
+            top = l;
+    }
+    double sum = 0;
+    for (int i = 0; i < count; i++)
+        sum += gamma[i] = expf(gamma[i] - top);
+    if (!(sum > 0))
+        return false;
+    for (int i = 0; i < count; i++)
+        gamma[i] = (float)(gamma[i] * count / sum);
+    return true;
+}
+
 bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx)
 {
     tree_node *node = tree_at(pool, index);
@@ -238,6 +268,8 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
         sum += gamma[i];
     }
     double scale = sum > 0 ? (count - 1) / sum : 0;
+    if (ctx->policy && ctx->policy->size == b->size && count > 1 && network_priors(b, ctx, moves, count - 1, gamma))
+        sum = count - 1, scale = 1; /* gamma[] now holds the network's strengths, their mean 1 */
     for (int i = 0; i < count; i++) {
         tree_node *child = tree_at(pool, first + (uint32_t)i);
         node_init(child, moves[i], ctx->to_move);

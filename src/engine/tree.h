@@ -107,6 +107,9 @@ typedef struct tree_expand_context {
      * makes the board new, and the refused capture legal again (set below
      * the root where superko is in force; the root never fills an eye) */
     bool eye_fills;
+    /* the policy network for this board (NULL: none): the children's
+     * priors come from it instead of the move model alone */
+    const struct policy_net *policy;
 } tree_expand_context;
 
 /* Give node `n` its children with their priors.  Returns false (and leaves

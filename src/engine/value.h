@@ -43,6 +43,11 @@ const value_net *value_net_for(int size, int komi2);
  * planes[(y * size + x) * VALUE_PLANES + k], 0 or 1. */
 void value_planes(const tg_board *b, tg_color c, uint8_t *planes);
 
+/* Exact liberties of every chain (capped at 3) by point, libs[p] for each
+ * stone p (the board's own count, once a chain); the planes of the value
+ * function and of the policy network read it. */
+void value_liberties(const tg_board *b, uint8_t *libs);
+
 /* The winrate of the mover c on b by the network (0..1). */
 float value_eval(const value_net *net, const tg_board *b, tg_color c);
 /* The same without the processor's vector extensions (the plain C loop):

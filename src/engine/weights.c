@@ -112,7 +112,7 @@ tg_status weights_parse(const uint8_t *data, size_t len, weights_file **out, cha
         return TG_ERR_PARSE;
     if (version != WEIGHTS_VERSION)
         return fail(&r, "a format version this tengen does not read"), TG_ERR_PARSE;
-    if (kind != WEIGHTS_MOVE_MODEL && kind != WEIGHTS_VALUE_NET)
+    if (kind != WEIGHTS_MOVE_MODEL && kind != WEIGHTS_VALUE_NET && kind != WEIGHTS_POLICY_NET)
         return fail(&r, "an unknown kind of weights"), TG_ERR_PARSE;
     if ((int32_t)size < 0 || (int32_t)size > TG_MAX_SIZE)
         return fail(&r, "a board size out of range"), TG_ERR_PARSE;

@@ -9,7 +9,7 @@
  *
  *     magic        "TGWT"
  *     version      u32   (1)
- *     kind         u32   WEIGHTS_MOVE_MODEL or WEIGHTS_VALUE_NET
+ *     kind         u32   WEIGHTS_MOVE_MODEL, WEIGHTS_VALUE_NET or WEIGHTS_POLICY_NET
  *     board size   i32   (0: any)
  *     komi2        i32   komi in half points (WEIGHTS_ANY_KOMI: any)
  *     tensors      u32   count, then each tensor:
@@ -36,7 +36,7 @@
 #define WEIGHTS_ANY_KOMI INT32_MIN
 #define WEIGHTS_MAX_RANK 4
 
-typedef enum weights_kind { WEIGHTS_MOVE_MODEL = 1, WEIGHTS_VALUE_NET = 2 } weights_kind;
+typedef enum weights_kind { WEIGHTS_MOVE_MODEL = 1, WEIGHTS_VALUE_NET = 2, WEIGHTS_POLICY_NET = 3 } weights_kind;
 typedef enum weights_type { WEIGHTS_F32 = 1, WEIGHTS_U32 = 2, WEIGHTS_U64 = 3 } weights_type;
 
 typedef struct weights_tensor {

@@ -81,6 +81,17 @@ done
 for cmd in play match; do
     refused "$cmd" --handicap 1 -- "tengen $cmd: bad value '1' for --handicap: expected 0 (none) or 2..9"
 done
+# the policy network's file (issue 53): a missing file, another kind of
+# weights and a truncated one are refused with what is wrong
+head -c 1000 "$source_dir/data/policy/policy19-run1.tgw" >"$work/short.tgw"
+for cmd in gtp play; do
+    refused "$cmd" --policy-net "$work/none.tgw" -- \
+        "tengen $cmd: bad value '$work/none.tgw' for --policy-net: No such file or directory"
+    refused "$cmd" --policy-net "$source_dir/data/value9.tgw" -- \
+        "tengen $cmd: bad value '$source_dir/data/value9.tgw' for --policy-net: weights: not a policy network for one board size"
+    refused "$cmd" --policy-net "$work/short.tgw" -- \
+        "tengen $cmd: bad value '$work/short.tgw' for --policy-net: weights: a truncated tensor at byte 47"
+done
 refused serve --engines 0 -- "tengen serve: bad value '0' for --engines: expected an integer in 1..64"
 refused bench --seconds 0 -- "tengen bench: bad value '0' for --seconds: expected an integer in 1..3600"
 refused match --colors red -- "tengen match: bad value 'red' for --colors: expected alternate or nigiri"
