@@ -73,6 +73,7 @@
 
 void tg_search_options_default(tg_search_options *opt)
 {
+    memset(opt, 0, sizeof *opt); /* every field a caller does not know of: off, none */
     opt->threads = 1;
     opt->max_memory = (size_t)256 << 20;
     opt->resign_threshold = 0.1;
