@@ -188,7 +188,7 @@ int main(int argc, char **argv)
     long games = -1, skip = 0;
     uint64_t seed = 1;
     int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
+    for (; i < argc && argv[i][0] == '-'; i += 2) { /* each option takes a value */
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             fprintf(stderr, "gen_policy: %s wants a value\n", argv[i]);
@@ -210,7 +210,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "gen_policy: unknown option %s\n", argv[i]);
             return 2;
         }
-        i++;
     }
     if (!out_path || i == argc || keep <= 0 || keep > 1) {
         fprintf(stderr, "usage: gen_policy [--index FILE] [--keep P] [--seed N] [--games N] [--skip N] "
