@@ -265,6 +265,7 @@ static void test_model_move_draws_by_strength(void **state)
         candidates += b.color[i] == TG_EMPTY && tactics_move_ok(&b, i, TG_BLACK);
     tg_rng rng;
     tg_rng_seed(&rng, 7);
+    model_init(); /* policy_model_move's precondition (the search's making calls it) */
     for (int i = 0; i < n; i++) {
         tg_point p = policy_model_move(&b, TG_BLACK, TG_NO_POINT, &rng);
         assert_true(p != TG_PASS && tactics_move_ok(&b, p, TG_BLACK));

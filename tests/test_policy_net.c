@@ -10,6 +10,10 @@
  *    network gives a position and its mirror images nearly the same moves;
  *  - a truncated file, another kind of weights, another width are refused
  *    with a reason; the input planes say what they are meant to;
+ *  - a node of the tree, expanded with the move model's priors, gets the
+ *    network's once (tree_apply_network): its children's probabilities are
+ *    then the network's softmax over the candidates, the rest of the
+ *    priors stay, and the copy kept between moves remembers it;
  *  - the search takes its priors from it and still plays a legal move.
  */
 #include <math.h>
@@ -23,8 +27,11 @@
 
 #include <cmocka.h>
 
+#include "engine/model.h"
 #include "engine/nn.h"
+#include "engine/pattern.h"
 #include "engine/policy_net.h"
+#include "engine/tree.h"
 #include "engine/weights.h"
 #include "tengen/search.h"
 #include "test_support.h"
@@ -284,6 +291,80 @@ static void test_planes(void **state)
 #undef AT
 }
 
+static void test_tree_gets_network(void **state)
+{
+    (void)state;
+    pattern_init();
+    model_init();
+    policy_net_file *f = load_trained();
+    const policy_net *net = policy_net_of(f);
+    tg_board b;
+    tg_board_init(&b, N);
+    static const char *const stones[] = {"Q16", "D4", "Q3", "D16", "R5", "C14"};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(tg_board_play(&b, ts_vertex(N, stones[i]), i % 2 ? TG_WHITE : TG_BLACK), TG_OK);
+    tree_pool pool;
+    assert_true(tree_pool_init(&pool, (size_t)8 << 20));
+    uint32_t root = tree_new_root(&pool);
+    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, ts_vertex(N, "R5"), 0, false, net};
+    assert_true(tree_expand(&pool, root, &ctx));
+    tree_node *node = tree_at(&pool, root);
+    assert_int_equal(atomic_load(&node->expanding), TREE_EXPANDED);
+    uint32_t first = atomic_load(&node->first_child);
+    int count = node->child_count - 1;
+    assert_int_equal(tree_at(&pool, first + (uint32_t)count)->move, TG_PASS);
+    static uint16_t model_policy[TG_MAX_POINTS], visits[TG_MAX_POINTS];
+    for (int i = 0; i < count; i++) {
+        model_policy[i] = atomic_load(&tree_at(&pool, first + (uint32_t)i)->policy);
+        visits[i] = tree_at(&pool, first + (uint32_t)i)->prior_visits;
+    }
+    assert_true(tree_apply_network(&pool, root, &ctx));
+    assert_int_equal(atomic_load(&node->expanding), TREE_NETTED);
+    assert_false(tree_apply_network(&pool, root, &ctx)); /* once */
+
+    /* the network's own softmax over the candidates, under the symmetry the
+     * position's hash picks */
+    static float planes[N * N * POLICY_PLANES], logits[N * N];
+    policy_net_planes(&b, TG_BLACK, ts_vertex(N, "R5"), planes);
+    policy_net_eval(net, planes, N, (int)(b.hash >> 61), logits, NULL, NULL, false);
+    double top = -1e30, sum = 0;
+    for (int i = 0; i < count; i++) {
+        tg_point p = tree_at(&pool, first + (uint32_t)i)->move;
+        double l = logits[tg_point_y(&b, p) * N + tg_point_x(&b, p)];
+        top = l > top ? l : top;
+    }
+    for (int i = 0; i < count; i++) {
+        tg_point p = tree_at(&pool, first + (uint32_t)i)->move;
+        sum += exp(logits[tg_point_y(&b, p) * N + tg_point_x(&b, p)] - top);
+    }
+    int changed = 0;
+    for (int i = 0; i < count; i++) {
+        tree_node *c = tree_at(&pool, first + (uint32_t)i);
+        double p = exp(logits[tg_point_y(&b, c->move) * N + tg_point_x(&b, c->move)] - top) / sum;
+        assert_true(fabs(atomic_load(&c->policy) - 65535 * p) <= 2);
+        assert_int_equal(c->prior_visits, visits[i]); /* the visits stay, the wins follow the strength */
+        changed += abs((int)atomic_load(&c->policy) - (int)model_policy[i]) > 100;
+    }
+    print_message("the network changed %d of %d children's probabilities by more than 0.15%%\n", changed, count);
+    assert_true(changed > count / 10);
+
+    /* the tree kept between moves remembers which nodes have had it */
+    tree_pool copy;
+    assert_true(tree_pool_init(&copy, (size_t)8 << 20));
+    uint32_t kept = tree_copy(&pool, root, &copy);
+    assert_int_equal(atomic_load(&tree_at(&copy, kept)->expanding), TREE_NETTED);
+    assert_false(tree_apply_network(&copy, kept, &ctx));
+    uint32_t kept_first = atomic_load(&tree_at(&copy, kept)->first_child);
+    for (int i = 0; i < count; i++)
+        assert_int_equal(atomic_load(&tree_at(&copy, kept_first + (uint32_t)i)->policy),
+                         atomic_load(&tree_at(&pool, first + (uint32_t)i)->policy));
+    /* a child not yet expanded is no node to give it to */
+    assert_false(tree_apply_network(&pool, first, &ctx));
+    tree_pool_free(&copy);
+    tree_pool_free(&pool);
+    policy_net_free(f);
+}
+
 static void test_search_uses_it(void **state)
 {
     (void)state;
@@ -319,7 +400,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden),  cmocka_unit_test(test_symmetries),     cmocka_unit_test(test_refused),
-        cmocka_unit_test(test_planes),  cmocka_unit_test(test_search_uses_it),
+        cmocka_unit_test(test_planes),  cmocka_unit_test(test_tree_gets_network),
+        cmocka_unit_test(test_search_uses_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

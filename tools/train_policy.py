@@ -268,6 +268,9 @@ def main():
     ap.add_argument('--steps', type=int, default=0, help='stop after this many steps in all (0: --minutes)')
     ap.add_argument('--minutes', type=float, default=60)
     ap.add_argument('--plan', type=int, default=20000, help='steps over which the rate falls to a tenth')
+    ap.add_argument('--cosine', type=float, default=0,
+                    help='instead of --plan: the rate falls from --lr to --lr times this floor along a half cosine '
+                         'over this run\'s --minutes (or --steps), counted from where it starts or resumes')
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--test-positions', type=int, default=20000)
@@ -304,6 +307,7 @@ def main():
         export(net, args.out)
 
     start = last_save = last_report = time.time()
+    first_step = step
     seen_loss = seen = 0.0
     cached_order = (None, None)
     while True:
@@ -319,7 +323,14 @@ def main():
         t = step % 8
         planes = symmetry(t, planes)
         move = move_symmetry(t, move)
-        rate = args.lr * max(0.1, 1 - 0.9 * step / args.plan)
+        if args.cosine:
+            if args.steps:
+                done = (step - first_step) / max(1, args.steps - first_step)
+            else:
+                done = (time.time() - start) / (60 * args.minutes)
+            rate = args.lr * (args.cosine + (1 - args.cosine) * 0.5 * (1 + math.cos(math.pi * min(1.0, done))))
+        else:
+            rate = args.lr * max(0.1, 1 - 0.9 * step / args.plan)
         for g in opt.param_groups:
             g['lr'] = rate
         logits, value = net(planes)

@@ -35,6 +35,10 @@ typedef struct tg_search_options {
                                  TG_VALUE_AUTO) */
     bool no_policy_net;       /* leave the policy network out even where one serves the
                                  board size (`--policy-net off`) */
+    int policy_net_visits;    /* a node of the tree gets the policy network's priors once it
+                                 has been visited this many times, the root at once (0: the
+                                 default, docs/policy-net.md; 1 or 2: every node when it is
+                                 expanded; `--policy-net-visits N`) */
 } tg_search_options;
 
 /* The learned weights: built in (data/NAME.tgw), or given as the bytes of a

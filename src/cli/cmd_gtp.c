@@ -152,6 +152,10 @@ static int parse_options(int argc, char **argv, tg_gtp_options *opt, gtp_player_
                            "for the board size it names, its priors in the tree\n"
                            "instead of the move model's; off: none (default: the\n"
                            "built-in one for the board size, where there is one)"),
+        CLI_OPT_POLICY_NET_VISITS(&cfg->search.policy_net_visits,
+                                  "a node of the tree is given the policy network's priors\n"
+                                  "once it has been visited N times, the root at once\n"
+                                  "(1: every node as it is expanded; default: 8)"),
         CLI_OPT_PLAYER(&player, "mcts (the tree search, default) or baseline (the flat\n"
                                 "Monte-Carlo player of the core, fast, for tests)"),
     };

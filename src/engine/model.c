@@ -249,7 +249,6 @@ int model_candidates(const tg_board *b, tg_color c, tg_point last2, tg_point *mo
     int fights = tactics_two_liberty_moves(b, c, fight), n = 0;
     features_board fb;
     features_board_init(&fb, b);
-    model_init();
     for (int i = 0; i < b->empty_count; i++) {
         tg_point p = b->empty[i];
         if (!tactics_move_ok(b, p, c))

@@ -20,7 +20,9 @@ float model_gamma_for(const move_features *f, int board_size);
 float model_wide_gamma(uint64_t key);
 /* The moves the search considers for c on b (tactics_move_ok: legal, no
  * own eye), in the board's order of empty points, and the model's
- * strength of each (last2: c's previous move, <= 0 none); their count. */
+ * strength of each (last2: c's previous move, <= 0 none); their count.
+ * After model_init (the search calls it once when it is made, not on
+ * every playout's first move). */
 int model_candidates(const tg_board *b, tg_color c, tg_point last2, tg_point *moves, float *gamma);
 
 #endif

@@ -72,6 +72,7 @@ void policy_net_planes(const tg_board *b, tg_color c, tg_point last2, float *pla
 {
     tg_point moves[TG_MAX_POINTS];
     float gamma[TG_MAX_POINTS];
+    model_init();
     int count = model_candidates(b, c, last2, moves, gamma);
     policy_net_planes_from(b, c, last2, moves, gamma, count, planes);
 }

@@ -52,6 +52,13 @@
  * (docs/player.md); 19x19 is not measured with it. */
 #define PUCT_C 0.2
 #define PUCT_MAX_SIZE 11
+/* Where a policy network serves the board, a node gets its priors (in
+ * place of the move model's, which it was expanded with) once it has been
+ * visited this many times, the root at once: an evaluation costs about
+ * as much as 25 playouts' tree work on 19x19, and most nodes of a tree are
+ * visited a few times only (docs/policy-net.md, "Where the network is
+ * asked"). */
+#define POLICY_NET_VISITS 8
 /* The weight of the value function's verdict on a leaf beside its
  * playout's result (AlphaGo's lambda), where a network was trained for the
  * board size and komi (value.h). */
@@ -322,14 +329,15 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node, doubl
     double best_value = -1;
     for (uint32_t i = 0; i < node->child_count; i++) {
         tree_node *c = tree_at(pool, first + i);
+        double prior_w = atomic_load_explicit(&c->prior_wins2, memory_order_relaxed) * 0.5;
         double n = stat_get(&c->visits) + c->prior_visits;
-        double w = node_wins(c, lambda) + c->prior_wins2 * 0.5;
+        double w = node_wins(c, lambda) + prior_w;
         double rn = stat_get(&c->amaf_visits), rw = stat_get(&c->amaf_wins2) * 0.5;
         /* the prior counts in the all-moves-as-first statistics too (as
          * in MoGo and Fuego): otherwise those, thousands of samples deep
          * after a few hundred playouts, wash it out at once */
         rn += c->prior_visits;
-        rw += c->prior_wins2 * 0.5;
+        rw += prior_w;
         /* (1 - beta) w/n + beta rw/rn with beta = rn / (rn + n + n rn / RAVE_EQUIV),
          * over one common denominator: one division instead of four */
         double den = rn + n + n * rn * (1.0 / RAVE_EQUIV);
@@ -340,7 +348,7 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node, doubl
                 value += MINIMAX_WEIGHT * (m - value);
         }
         if (explore > 0) /* not on the large boards: no division per child there */
-            value += explore * c->policy / (1.0 + stat_get(&c->visits));
+            value += explore * atomic_load_explicit(&c->policy, memory_order_relaxed) / (1.0 + stat_get(&c->visits));
         if (value > best_value) {
             best_value = value;
             best = first + i;
@@ -394,6 +402,12 @@ static int descend(worker *w, int *passes)
                                        s->policy};
             if (!tree_expand(pool, node, &ctx))
                 break;
+        }
+        if (s->policy && atomic_load_explicit(&n->expanding, memory_order_relaxed) == TREE_EXPANDED &&
+            (depth == 0 || stat_get(&n->visits) >= s->policy_visits)) {
+            tree_expand_context ctx = {&w->board, c, NULL, NULL, movers_previous(w),
+                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, false, s->policy};
+            tree_apply_network(pool, node, &ctx);
         }
         uint32_t child = select_child(pool, n, puct, s->lambda);
         tree_node *ch = tree_at(pool, child);
@@ -643,6 +657,7 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     s->value = value && VALUE_LAMBDA > 0 ? value_net_for(s->root_board.size, s->komi2) : NULL;
     s->lambda = s->value ? VALUE_LAMBDA : 0;
     s->policy = s->opt.no_policy_net ? NULL : policy_net_for(s->root_board.size);
+    s->policy_visits = (uint32_t)(s->opt.policy_net_visits > 0 ? s->opt.policy_net_visits : POLICY_NET_VISITS);
     s->base_passes = tg_game_to_move(g) == color ? tg_game_consecutive_passes(g) : 0;
     int n = tg_game_move_count(g);
     s->root_last2 = n >= 2 ? tg_game_move(g, n - 2)->point : TG_NO_POINT;

@@ -41,6 +41,7 @@ struct tg_search {
     tg_search_limits limits;
     const value_net *value;      /* NULL: none for this board and komi */
     const struct policy_net *policy; /* NULL: none for this board, or left out */
+    uint32_t policy_visits;          /* a node's visits before it gets the network's priors */
     double lambda;               /* the value's weight, 0 without one */
     _Atomic int playouts;
     _Atomic bool stop;

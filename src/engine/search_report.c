@@ -54,7 +54,7 @@ void search_make_report(tg_search *s)
         k->move = c->move;
         k->visits = (int)v;
         k->winrate = v ? node_wins(c, s->lambda) / v : 0;
-        k->prior = c->prior_visits ? c->prior_wins2 * 0.5 / c->prior_visits : 0;
+        k->prior = c->prior_visits ? atomic_load_explicit(&c->prior_wins2, memory_order_relaxed) * 0.5 / c->prior_visits : 0;
         k->score_lead = v ? (double)atomic_load_explicit(&c->score_sum2, memory_order_relaxed) / (2.0 * v) : 0;
         k->pv_length = 0;
     }

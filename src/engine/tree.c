@@ -94,8 +94,8 @@ static void node_init(tree_node *n, tg_point move, tg_color color)
     n->color = (uint8_t)color;
     n->child_count = 0;
     n->prior_visits = 0;
-    n->prior_wins2 = 0;
-    n->policy = 0;
+    atomic_init(&n->prior_wins2, 0);
+    atomic_init(&n->policy, 0);
 }
 
 uint32_t tree_new_root(tree_pool *pool)
@@ -106,10 +106,16 @@ uint32_t tree_new_root(tree_pool *pool)
     return r;
 }
 
-static void prior_add(tree_node *n, int visits, bool won)
+/* A child's priors while they are reckoned (set_priors), before the node
+ * gets them. */
+typedef struct priors {
+    int visits, wins2;
+} priors;
+
+static void prior_add(priors *n, int visits, bool won)
 {
-    n->prior_visits = (uint16_t)(n->prior_visits + visits);
-    n->prior_wins2 = (uint16_t)(n->prior_wins2 + (won ? 2 * visits : 0));
+    n->visits += visits;
+    n->wins2 += won ? 2 * visits : 0;
 }
 
 bool tree_empty_corner_point(const tg_board *b, tg_point p)
@@ -133,7 +139,7 @@ bool tree_empty_corner_point(const tg_board *b, tg_point p)
 
 /* The hand-set tactical priors, read from the features the model was given
  * (features.c plays the move once on a copy and reads its ladders). */
-static void tactical_priors(tree_node *n, const move_features *f)
+static void tactical_priors(priors *n, const move_features *f)
 {
     int capture = f->value[FEATURE_CAPTURE], escape = f->value[FEATURE_ESCAPE];
     if (capture)
@@ -159,19 +165,19 @@ static void tactical_priors(tree_node *n, const move_features *f)
  * +31 Elo against the hand priors, 0.5 +78). */
 #define MODEL_PRIOR_VISITS 20
 
-/* c playing p, whose strength is r times its siblings' mean (0 for a pass) */
-static void set_priors(tree_node *n, const tg_board *b, tg_point p, const move_features *f, double r,
-                       int model_visits)
+/* The priors of c playing p, whose strength is r times its siblings' mean
+ * (0 for a pass) */
+static priors priors_of(const tg_board *b, tg_point p, const move_features *f, double r, int model_visits)
 {
-    prior_add(n, 10, false);
-    n->prior_wins2 = 10; /* 10 visits at 50% */
+    priors pr = {10, 10}; /* 10 visits at 50% */
+    priors *n = &pr;
     if (p == TG_PASS) {
-        n->prior_wins2 = 2; /* 1 win in 10: 10% */
-        return;
+        pr.wins2 = 2; /* 1 win in 10: 10% */
+        return pr;
     }
     double ra = sqrt(r);
-    n->prior_visits = (uint16_t)(n->prior_visits + model_visits);
-    n->prior_wins2 = (uint16_t)(n->prior_wins2 + (int)(2 * model_visits * ra / (ra + 1) + 0.5));
+    n->visits += model_visits;
+    n->wins2 += (int)(2 * model_visits * ra / (ra + 1) + 0.5);
     tactical_priors(n, f);
     if (pattern_match(b, p))
         prior_add(n, 10, true);
@@ -190,6 +196,7 @@ static void set_priors(tree_node *n, const tg_board *b, tg_point p, const move_f
         if (tree_empty_corner_point(b, p))
             prior_add(n, 20, true);
     }
+    return pr;
 }
 
 /* The policy network's strengths of the candidates (gamma[] in: the move
@@ -221,11 +228,34 @@ static bool network_priors(const tg_board *b, const tree_expand_context *ctx, co
     return true;
 }
 
+/* The move model's features and strength of each of the count moves; the
+ * strengths' sum. */
+static double model_strengths(const tg_board *b, const tree_expand_context *ctx, const tg_point *moves, int count,
+                              move_features *feat, float *gamma)
+{
+    tg_point fight[10];
+    int fights = tactics_two_liberty_moves(b, ctx->to_move, fight);
+    features_board fb;
+    features_board_init(&fb, b);
+    double sum = 0;
+    for (int i = 0; i < count; i++) {
+        features_compute(b, &fb, moves[i], ctx->to_move, ctx->last2, fight, fights, &feat[i]);
+        gamma[i] = model_gamma_for(&feat[i], b->size);
+        sum += gamma[i];
+    }
+    return sum;
+}
+
+static int model_visits(const tree_expand_context *ctx)
+{
+    return ctx->model_prior_visits > 0 ? ctx->model_prior_visits : MODEL_PRIOR_VISITS;
+}
+
 bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx)
 {
     tree_node *node = tree_at(pool, index);
-    uint8_t expected = 0;
-    if (!atomic_compare_exchange_strong(&node->expanding, &expected, 1))
+    uint8_t expected = TREE_LEAF;
+    if (!atomic_compare_exchange_strong(&node->expanding, &expected, TREE_EXPANDED))
         return false;
     const tg_board *b = ctx->board;
     tg_point moves[TG_MAX_POINTS + 1];
@@ -248,39 +278,60 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
             (!ctx->legal || ctx->legal(ctx->legal_ctx, p)))
             moves[count++] = p;
     }
-    moves[count++] = TG_PASS;
+    moves[count++] = TG_PASS; /* always the last child (tree_apply_network) */
     uint32_t first = pool_alloc(pool, (uint32_t)count);
     if (!first) {
-        atomic_store(&node->expanding, 0);
+        atomic_store(&node->expanding, TREE_LEAF);
         return false;
     }
     /* the model's strengths, relative to their mean */
-    tg_point fight[10];
-    int fights = tactics_two_liberty_moves(b, ctx->to_move, fight);
     move_features feat[TG_MAX_POINTS];
     float gamma[TG_MAX_POINTS + 1];
-    double sum = 0;
-    features_board fb;
-    features_board_init(&fb, b);
-    for (int i = 0; i < count - 1; i++) {
-        features_compute(b, &fb, moves[i], ctx->to_move, ctx->last2, fight, fights, &feat[i]);
-        gamma[i] = model_gamma_for(&feat[i], b->size);
-        sum += gamma[i];
-    }
+    double sum = model_strengths(b, ctx, moves, count - 1, feat, gamma);
     double scale = sum > 0 ? (count - 1) / sum : 0;
-    if (ctx->policy && ctx->policy->size == b->size && count > 1 && network_priors(b, ctx, moves, count - 1, gamma))
-        sum = count - 1, scale = 1; /* gamma[] now holds the network's strengths, their mean 1 */
     for (int i = 0; i < count; i++) {
         tree_node *child = tree_at(pool, first + (uint32_t)i);
         node_init(child, moves[i], ctx->to_move);
         bool pass = i == count - 1;
-        set_priors(child, b, moves[i], pass ? NULL : &feat[i], pass ? 0 : gamma[i] * scale,
-                   ctx->model_prior_visits > 0 ? ctx->model_prior_visits : MODEL_PRIOR_VISITS);
-        child->policy = (uint16_t)(pass || sum <= 0 ? 0 : 65535 * gamma[i] / sum + 0.5);
+        priors pr = priors_of(b, moves[i], pass ? NULL : &feat[i], pass ? 0 : gamma[i] * scale, model_visits(ctx));
+        child->prior_visits = (uint16_t)pr.visits;
+        atomic_init(&child->prior_wins2, (uint16_t)pr.wins2);
+        atomic_init(&child->policy, (uint16_t)(pass || sum <= 0 ? 0 : 65535 * gamma[i] / sum + 0.5));
     }
     node->child_count = (uint16_t)count;
     /* publish: a thread that sees first_child sees the children too */
     atomic_store_explicit(&node->first_child, first, memory_order_release);
+    return true;
+}
+
+bool tree_apply_network(tree_pool *pool, uint32_t index, const tree_expand_context *ctx)
+{
+    tree_node *node = tree_at(pool, index);
+    uint32_t first = atomic_load_explicit(&node->first_child, memory_order_acquire);
+    if (!ctx->policy || !first || node->child_count < 3) /* no choice but between a move and the pass */
+        return false;
+    uint8_t expected = TREE_EXPANDED;
+    if (!atomic_compare_exchange_strong(&node->expanding, &expected, TREE_NETTED))
+        return false;
+    const tg_board *b = ctx->board;
+    int count = node->child_count - 1; /* the pass is the last child */
+    tg_point moves[TG_MAX_POINTS];
+    for (int i = 0; i < count; i++)
+        moves[i] = tree_at(pool, first + (uint32_t)i)->move;
+    move_features feat[TG_MAX_POINTS];
+    float gamma[TG_MAX_POINTS];
+    model_strengths(b, ctx, moves, count, feat, gamma);
+    if (!network_priors(b, ctx, moves, count, gamma))
+        return false;
+    /* gamma[] now holds the network's strengths, their mean 1; the other
+     * priors are what the expansion gave (the same position, the same
+     * features), so only the model's share and the policy change */
+    for (int i = 0; i < count; i++) {
+        tree_node *child = tree_at(pool, first + (uint32_t)i);
+        priors pr = priors_of(b, moves[i], &feat[i], gamma[i], model_visits(ctx));
+        atomic_store_explicit(&child->prior_wins2, (uint16_t)pr.wins2, memory_order_relaxed);
+        atomic_store_explicit(&child->policy, (uint16_t)(65535.0 * gamma[i] / count + 0.5), memory_order_relaxed);
+    }
     return true;
 }
 
@@ -316,8 +367,8 @@ static void copy_stats(tree_node *to, const tree_node *from)
     atomic_init(&to->leaf_value, atomic_load((_Atomic uint16_t *)&from->leaf_value));
     atomic_init(&to->minimax, atomic_load((_Atomic uint16_t *)&from->minimax));
     to->prior_visits = from->prior_visits;
-    to->prior_wins2 = from->prior_wins2;
-    to->policy = from->policy;
+    atomic_init(&to->prior_wins2, atomic_load_explicit((_Atomic uint16_t *)&from->prior_wins2, memory_order_relaxed));
+    atomic_init(&to->policy, atomic_load_explicit((_Atomic uint16_t *)&from->policy, memory_order_relaxed));
 }
 
 uint32_t tree_copy(const tree_pool *from, uint32_t root, tree_pool *to)
@@ -347,7 +398,7 @@ uint32_t tree_copy(const tree_pool *from, uint32_t root, tree_pool *to)
         }
         tree_node *dst = tree_at(to, at);
         dst->child_count = src->child_count;
-        atomic_store(&dst->expanding, 1);
+        atomic_store(&dst->expanding, atomic_load((_Atomic uint8_t *)&src->expanding)); /* with the network or not */
         atomic_store(&dst->first_child, dst_first);
     }
     free(source);

@@ -33,13 +33,17 @@ typedef struct tree_node {
      * the iteration's leaf for the mover, in 1/VALUE_UNIT (below) */
     _Atomic uint32_t value_sum;
     _Atomic uint32_t first_child;  /* pool index; 0 while not expanded */
-    _Atomic uint8_t expanding;     /* set by the one thread expanding it */
+    _Atomic uint8_t expanding;     /* TREE_LEAF, TREE_EXPANDED (by the one thread that set it)
+                                      or TREE_NETTED (tree_apply_network) */
     uint8_t color;                 /* who played move */
     int16_t move;                  /* the point, or TG_PASS */
     uint16_t child_count;
     uint16_t prior_visits;
-    uint16_t prior_wins2;
-    uint16_t policy;               /* the move model's probability among its siblings, in 1/65535 */
+    /* the priors' wins and the probability among its siblings (in
+     * 1/65535) change once after the node is published, when the policy
+     * network replaces the move model's verdict (tree_apply_network) */
+    _Atomic uint16_t prior_wins2;
+    _Atomic uint16_t policy;       /* the move model's or the network's probability */
     /* the value function's winrate of this position for the side to move
      * at it, in 1/65534, plus one; 0 while not evaluated */
     _Atomic uint16_t leaf_value;
@@ -107,14 +111,26 @@ typedef struct tree_expand_context {
      * makes the board new, and the refused capture legal again (set below
      * the root where superko is in force; the root never fills an eye) */
     bool eye_fills;
-    /* the policy network for this board (NULL: none): the children's
-     * priors come from it instead of the move model alone */
+    /* the policy network for this board (NULL: none), for
+     * tree_apply_network; tree_expand gives the move model's priors */
     const struct policy_net *policy;
 } tree_expand_context;
+
+/* A node's expansion state (tree_node.expanding). */
+enum { TREE_LEAF = 0, TREE_EXPANDED = 1, TREE_NETTED = 2 };
 
 /* Give node `n` its children with their priors.  Returns false (and leaves
  * the node a leaf) when another thread is expanding it or the pool is full. */
 bool tree_expand(tree_pool *pool, uint32_t n, const tree_expand_context *ctx);
+
+/* Give the children of expanded node n the policy network's priors
+ * (ctx->policy, for ctx->board at n) in place of the move model's: the
+ * model's share of the priors (MODEL_PRIOR_VISITS at r^a / (r^a + 1)) and
+ * the PUCT term's probability now read the network's strength r, the rest
+ * stay.  Once per node: false when it has had them, another thread is
+ * giving them, or there is nothing to choose between.  The search calls it
+ * where a node has earned the network's cost (search.c). */
+bool tree_apply_network(tree_pool *pool, uint32_t n, const tree_expand_context *ctx);
 
 /* A verdict (0..1) as a node keeps it (leaf_value, minimax): in 1/65534,
  * plus one, so that 0 means none; and back. */
