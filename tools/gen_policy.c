@@ -36,6 +36,7 @@
 #include "engine/policy_net.h"
 #include "tengen/board.h"
 #include "tengen/common.h"
+#include "record_line.h"
 
 #define N 19
 #define PLANE_BYTES 46
@@ -136,24 +137,13 @@ static long play_line(const char *line, double keep, tg_rng *rng, FILE *out)
     tg_point prev[2] = {TG_NO_POINT, TG_NO_POINT};
     long kept = 0;
     int moves = 0;
-    while ((s = strchr(s, ';')) != NULL) {
-        s++;
-        if ((s[0] != 'B' && s[0] != 'W') || s[1] != '[')
-            break;
-        tg_color c = s[0] == 'B' ? TG_BLACK : TG_WHITE;
+    tg_color c;
+    tg_point p;
+    while (record_next_move(&s, N, &b, &c, &p)) {
         if (c != (moves % 2 ? TG_WHITE : TG_BLACK))
             break; /* two moves of a side in a row: not the game as played */
-        tg_point p;
-        if (s[2] == ']' || (s[2] == 't' && s[3] == 't')) {
-            p = TG_PASS;
-        } else {
-            int x = s[2] - 'a', y = s[3] - 'a';
-            if (x < 0 || x >= N || y < 0 || y >= N || s[4] != ']')
-                break;
-            p = tg_point_at(&b, x, y);
-            if (b.color[p] != TG_EMPTY || tg_board_check(&b, p, c, TG_SUICIDE_FORBIDDEN) != TG_OK)
-                break;
-        }
+        if (p != TG_PASS && (b.color[p] != TG_EMPTY || tg_board_check(&b, p, c, TG_SUICIDE_FORBIDDEN) != TG_OK))
+            break;
         if (tg_rng_below(rng, 1u << 20) < (uint32_t)(keep * (1u << 20))) {
             write_record(out, &b, c, prev[0], p, winner);
             kept++;
@@ -167,18 +157,6 @@ static long play_line(const char *line, double keep, tg_rng *rng, FILE *out)
         moves++;
     }
     return moves >= 20 ? kept : -1;
-}
-
-static long parse_long(const char *flag, const char *v, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || *end || x < lo || x > hi) {
-        fprintf(stderr, "gen_policy: %s wants an integer in %ld..%ld, not '%s'\n", flag, lo, hi, v);
-        exit(2);
-    }
-    return x;
 }
 
 int main(int argc, char **argv)
@@ -199,11 +177,11 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--keep") == 0)
             keep = atof(v);
         else if (strcmp(argv[i], "--seed") == 0)
-            seed = (uint64_t)parse_long(argv[i], v, 0, 1L << 40);
+            seed = (uint64_t)record_option_long("gen_policy", argv[i], v, 0, 1L << 40);
         else if (strcmp(argv[i], "--games") == 0)
-            games = parse_long(argv[i], v, 0, 1L << 30);
+            games = record_option_long("gen_policy", argv[i], v, 0, 1L << 30);
         else if (strcmp(argv[i], "--skip") == 0)
-            skip = parse_long(argv[i], v, 0, 1L << 30);
+            skip = record_option_long("gen_policy", argv[i], v, 0, 1L << 30);
         else if (strcmp(argv[i], "--out") == 0)
             out_path = v;
         else {

@@ -42,6 +42,7 @@
 #include "engine/value.h"
 #include "tengen/score.h"
 #include "tengen/search.h"
+#include "record_line.h"
 
 typedef struct gen_options {
     int games, size, komi2, label_playouts;
@@ -195,14 +196,7 @@ static int play_game(tg_search *s, const gen_options *o, tg_rng *rng, FILE *file
 
 static int parse_int(const char *flag, const char *v, int lo, int hi)
 {
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno || *end || x < lo || x > hi) {
-        fprintf(stderr, "gen_value: %s wants an integer in %d..%d, not '%s'\n", flag, lo, hi, v);
-        exit(2);
-    }
-    return (int)x;
+    return (int)record_option_long("gen_value", flag, v, lo, hi);
 }
 
 

@@ -54,6 +54,7 @@
 #include "tengen/game.h"
 #include "tengen/sgf.h"
 #include "cli/cli_util.h"
+#include "record_line.h"
 
 typedef struct candidate {
     uint32_t shape; /* compact shape id, 0 for a rare shape */
@@ -170,20 +171,9 @@ static int read_game(dataset *d, const char *line)
     tg_board_init(&b, board_size);
     tg_point prev[2] = {TG_NO_POINT, TG_NO_POINT}; /* the last two moves */
     int moves = 0;
-    while ((s = strchr(s, ';')) != NULL) {
-        s++;
-        if ((s[0] != 'B' && s[0] != 'W') || s[1] != '[')
-            break;
-        tg_color c = s[0] == 'B' ? TG_BLACK : TG_WHITE;
-        tg_point p;
-        if (s[2] == ']' || (s[2] == 't' && s[3] == 't')) {
-            p = TG_PASS;
-        } else {
-            int x = s[2] - 'a', y = s[3] - 'a';
-            if (x < 0 || x >= board_size || y < 0 || y >= board_size || s[4] != ']')
-                break;
-            p = tg_point_at(&b, x, y);
-        }
+    tg_color c;
+    tg_point p;
+    while (record_next_move(&s, board_size, &b, &c, &p)) {
         if (p == TG_PASS) {
             tg_board_pass(&b);
         } else {
