@@ -54,9 +54,12 @@
 #define PUCT_MAX_SIZE 11
 /* Where a policy network serves the board, a node gets its priors (in
  * place of the move model's, which it was expanded with) once it has been
- * visited this many times, the root at once: an evaluation costs about
- * as much as 25 playouts' tree work on 19x19, and most nodes of a tree are
- * visited a few times only (docs/policy-net.md, "Where the network is
+ * visited this many times, the root at once.  An evaluation (0.55 ms)
+ * costs about three 19x19 playouts; asked at every expanded node the
+ * network took 60% of the search's time, asked at 8 visits about a fifth
+ * (bench_policy_speed), and the nodes it then leaves to the move model are
+ * those the search has spent a few playouts on at most.  8 was set before
+ * any match was played with it (docs/policy-net.md, "Where the network is
  * asked"). */
 #define POLICY_NET_VISITS 8
 /* The weight of the value function's verdict on a leaf beside its
