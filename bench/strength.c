@@ -12,6 +12,15 @@
  *                 independent of speed                       (target >= 85%)
  *   13x13-time    13x13 with 1 s a move: the size between, which issue 4
  *                 sets no target for (not part of `all`)
+ * and issue 53's (the 19x19 policy network; not part of `all`):
+ *   19x19-main    19x19, tengen 0.25 s a move against today's main at the
+ *                 same time, given by --opponent (e.g. 'main=PATH gtp
+ *                 --threads 1 --time-per-move 0.25'), 100 games (target
+ *                 >= 60%: the issue's acceptance line)
+ *   19x19-h5      19x19, tengen 0.25 s a move as White against GNU Go
+ *                 taking 5 handicap stones, komi 0.5, 40 games (>= 50%)
+ *   19x19-pachi   19x19, tengen 0.25 s a move against Pachi at 2 s, given
+ *                 by --opponent, 40 games (>= 50%)
  *
  * A benchmark program, not a test: it prints figures and asserts nothing.
  * usage: bench_strength [--match NAME|all] [--games N] [-j N]
@@ -42,13 +51,22 @@ typedef struct match_spec {
     const char *tengen_args;
     int default_games;
     double target; /* 0: none */
+    bool in_all;   /* played by --match all */
+    /* the handicap the opponent takes as Black every game (0: none, colours
+     * alternate), and the komi ("7.5" where NULL) */
+    int handicap;
+    const char *komi;
+    bool needs_opponent; /* no match against GNU Go: --opponent names the engine */
 } match_spec;
 
 static const match_spec matches[] = {
-    {"9x9-time", 9, "--threads 1 --time-per-move 0.5", 100, 0.95},
-    {"19x19-time", 19, "--threads 1 --time-per-move 2", 20, 0.80},
-    {"9x9-playouts", 9, "--threads 1 --playouts 1000", 100, 0.85},
-    {"13x13-time", 13, "--threads 1 --time-per-move 1", 20, 0},
+    {"9x9-time", 9, "--threads 1 --time-per-move 0.5", 100, 0.95, true, 0, NULL, false},
+    {"19x19-time", 19, "--threads 1 --time-per-move 2", 20, 0.80, true, 0, NULL, false},
+    {"9x9-playouts", 9, "--threads 1 --playouts 1000", 100, 0.85, true, 0, NULL, false},
+    {"13x13-time", 13, "--threads 1 --time-per-move 1", 20, 0, false, 0, NULL, false},
+    {"19x19-main", 19, "--threads 1 --time-per-move 0.25", 100, 0.60, false, 0, NULL, true},
+    {"19x19-h5", 19, "--threads 1 --time-per-move 0.25", 40, 0.50, false, 5, "0.5", false},
+    {"19x19-pachi", 19, "--threads 1 --time-per-move 0.25", 40, 0.50, false, 0, NULL, true},
 };
 
 typedef struct options {
@@ -106,6 +124,10 @@ static int run_match(const match_spec *m, const options *o)
     /* GNU Go unless --opponent names another engine; `who` names it in the Elo line */
     char gnugo[2048], who[256];
     const char *opponent = o->opponent;
+    if (m->needs_opponent && !opponent) {
+        fprintf(stderr, "bench_strength: --match %s plays the engine --opponent names\n", m->name);
+        return 1;
+    }
     if (opponent) {
         snprintf(who, sizeof who, "%.*s", (int)strcspn(opponent, "="), opponent);
     } else {
@@ -113,12 +135,17 @@ static int run_match(const match_spec *m, const options *o)
         snprintf(who, sizeof who, "GNU Go level %d", o->level);
         opponent = gnugo;
     }
+    /* a handicap match: the opponent named first, Black every game */
+    char tengen[4096], handicap[64] = "";
+    snprintf(tengen, sizeof tengen, "tengen=%s gtp %s %s", o->tengen, m->tengen_args, o->tengen_args);
+    if (m->handicap)
+        snprintf(handicap, sizeof handicap, " --handicap %d --colors fixed", m->handicap);
     int len = snprintf(command, sizeof command,
-                       "'%s' match --engine 'tengen=%s gtp %s %s' --engine '%s' "
-                       "--games %d --size %d --komi 7.5 --rules chinese -j %d --seed 1 "
+                       "'%s' match --engine '%s' --engine '%s' "
+                       "--games %d --size %d --komi %s%s --rules chinese -j %d --seed 1 "
                        "--results '%s' --sgf-dir '%s'%s",
-                       o->tengen, o->tengen, m->tengen_args, o->tengen_args, opponent, games, m->size, o->jobs,
-                       results, sgf_dir, resume ? " --resume" : "");
+                       o->tengen, m->handicap ? opponent : tengen, m->handicap ? tengen : opponent, games, m->size,
+                       m->komi ? m->komi : "7.5", handicap, o->jobs, results, sgf_dir, resume ? " --resume" : "");
     if (len < 0 || (size_t)len >= sizeof command) {
         fprintf(stderr, "bench_strength: the match's command line is too long\n");
         return 1;
@@ -148,7 +175,8 @@ static int run_match(const match_spec *m, const options *o)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bench_strength [--match 9x9-time|19x19-time|9x9-playouts|13x13-time|all]\n"
+    fprintf(stderr, "usage: bench_strength [--match 9x9-time|19x19-time|9x9-playouts|13x13-time|19x19-main|\n"
+                    "                       19x19-h5|19x19-pachi|all]\n"
                     "                      [--games N] [-j N] [--tengen PATH] [--gnugo PATH] [--out DIR] [--level L]\n"
                     "                      [--tengen-args ARGS] [--opponent NAME=COMMAND]\n");
     return 2;
@@ -200,7 +228,7 @@ int main(int argc, char **argv)
     int failures = 0, ran = 0;
     for (size_t k = 0; k < sizeof matches / sizeof matches[0]; k++) {
         bool all = !strcmp(o.match, "all");
-        if (all ? matches[k].target == 0 : strcmp(o.match, matches[k].name) != 0)
+        if (all ? !matches[k].in_all : strcmp(o.match, matches[k].name) != 0)
             continue;
         ran++;
         failures += run_match(&matches[k], &o);

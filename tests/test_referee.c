@@ -222,6 +222,16 @@ static void test_schedule(void **state)
     assert_memory_equal(a, b, sizeof *a * (size_t)n); /* deterministic */
     free(a);
     free(b);
+    cfg.fixed = true; /* a handicap match: the first engine Black every game */
+    assert_int_equal(tg_schedule_make(&cfg, &a, &n), TG_OK);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(a[i].black, 0);
+        assert_int_equal(a[i].white, 1);
+    }
+    free(a);
+    cfg.nigiri = true; /* both: no colours at all */
+    assert_int_equal(tg_schedule_make(&cfg, &a, &n), TG_ERR_INVALID);
+    cfg.nigiri = cfg.fixed = false;
     cfg.tournament = TG_TOURNAMENT_ROUND_ROBIN;
     cfg.engines = 4;
     cfg.games = 2;

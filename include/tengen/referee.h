@@ -178,6 +178,9 @@ typedef struct tg_schedule_config {
     int openings;       /* number of openings (0: none); each is played with both colours */
     bool nigiri;        /* colours by nigiri (R1) instead of alternating */
     uint64_t seed;
+    /* the first engine of each pair Black in every game (a handicap match,
+     * the weaker engine named first); not with nigiri */
+    bool fixed;
 } tg_schedule_config;
 
 /* The whole schedule, a malloc'd array in *out (count in *count).  The same

@@ -33,6 +33,7 @@ typedef struct match_options {
     bool tournament_given;
     int games, jobs, opening_moves;
     bool nigiri, resume, quiet, sprt_on;
+    bool fixed_colors; /* --colors fixed */
     const char *openings_path, *sgf_dir, *results_path, *engine_stderr;
     tg_referee_config game;
     tg_sprt sprt;
@@ -54,7 +55,7 @@ static const char match_epilogue[] =
     "usage, 130 when interrupted.\n";
 
 static const char *const tournament_choices[] = {"round-robin", "gauntlet", NULL};
-static const char *const colors_choices[] = {"alternate", "nigiri", NULL};
+static const char *const colors_choices[] = {"alternate", "nigiri", "fixed", NULL};
 static const char *const dispute_choices[] = {"cleanup", "estimate", NULL};
 
 /* --engine NAME=COMMAND, into match_options. */
@@ -163,8 +164,10 @@ static int parse_match_options(int argc, char **argv, match_options *o)
          "games per pair of engines (default 2)"},
         {"--colors", NULL, CLI_CHOICE, "C", 0, 0, colors_choices, NULL, NULL, &colors,
          "alternate (default: each pair swaps colours every game,\n"
-         "each opening played once with each colour) or nigiri\n"
-         "(a random draw per game, R1, recorded by its seed)"},
+         "each opening played once with each colour), nigiri\n"
+         "(a random draw per game, R1, recorded by its seed) or\n"
+         "fixed (the first engine of each pair Black every game:\n"
+         "a handicap match, the weaker engine named first)"},
         {"--openings", NULL, CLI_TEXT, "FILE", 0, 0, NULL, NULL, NULL, &o->openings_path,
          "openings: an SGF collection (the main line of each game)\n"
          "or one opening a line (\"D4 Q16 C3\", Black first)"},
@@ -227,6 +230,7 @@ static int parse_match_options(int argc, char **argv, match_options *o)
     o->tournament_given = tournament >= 0;
     o->tournament = tournament == 1 ? TG_TOURNAMENT_GAUNTLET : TG_TOURNAMENT_ROUND_ROBIN;
     o->nigiri = colors == 1;
+    o->fixed_colors = colors == 2;
     o->game.dispute = dispute == 1 ? TG_DISPUTE_ESTIMATE : TG_DISPUTE_CLEANUP;
     o->game.lag_ms = lag_ms;
     /* the referee's 0 is "from the clock", < 0 none */
@@ -547,7 +551,7 @@ static int play_match(match_options *o, const tg_openings *openings)
 {
     tg_schedule_config sc = {.tournament = o->tournament, .engines = o->engine_count,
                              .games = o->games, .openings = openings->count,
-                             .nigiri = o->nigiri, .seed = o->seed};
+                             .nigiri = o->nigiri, .seed = o->seed, .fixed = o->fixed_colors};
     tg_scheduled_game *schedule;
     int count;
     if (tg_schedule_make(&sc, &schedule, &count) != TG_OK) {

@@ -7,7 +7,8 @@
  * Games are interleaved across pairs (round r of every pair before round
  * r + 1), so partial results of a round-robin stay balanced.  Each opening
  * is played twice, once with each colour; with nigiri the colours of each
- * game come from a recorded random draw instead (R1).
+ * game come from a recorded random draw instead (R1); fixed colours give
+ * the first engine of a pair Black every game (handicap matches).
  */
 #include <stdlib.h>
 
@@ -55,7 +56,7 @@ tg_status tg_schedule_make(const tg_schedule_config *cfg, tg_scheduled_game **ou
 {
     *out = NULL;
     *count = 0;
-    if (cfg->engines < 2 || cfg->games < 1 ||
+    if (cfg->engines < 2 || cfg->games < 1 || (cfg->fixed && cfg->nigiri) ||
         (cfg->tournament == TG_TOURNAMENT_MATCH && cfg->engines != 2))
         return TG_ERR_INVALID;
     int (*pairs)[2] = malloc((size_t)cfg->engines * (size_t)cfg->engines * sizeof *pairs);
@@ -74,7 +75,7 @@ tg_status tg_schedule_make(const tg_schedule_config *cfg, tg_scheduled_game **ou
             g->game = n;
             g->seed = splitmix64(cfg->seed ^ splitmix64((uint64_t)n));
             g->opening = cfg->openings > 0 ? (round / 2) % cfg->openings : -1;
-            bool second_is_black = cfg->nigiri ? nigiri(g) : round % 2 == 1;
+            bool second_is_black = cfg->nigiri ? nigiri(g) : !cfg->fixed && round % 2 == 1;
             g->black = pairs[p][second_is_black ? 1 : 0];
             g->white = pairs[p][second_is_black ? 0 : 1];
         }

@@ -94,7 +94,7 @@ for cmd in gtp play; do
 done
 refused serve --engines 0 -- "tengen serve: bad value '0' for --engines: expected an integer in 1..64"
 refused bench --seconds 0 -- "tengen bench: bad value '0' for --seconds: expected an integer in 1..3600"
-refused match --colors red -- "tengen match: bad value 'red' for --colors: expected alternate or nigiri"
+refused match --colors red -- "tengen match: bad value 'red' for --colors: expected alternate, nigiri or fixed"
 refused score --dead maybe -- "tengen score: bad value 'maybe' for --dead: expected record, estimate or none"
 refused play extra -- "tengen play: unexpected argument 'extra' (see tengen play --help)"
 refused score a.sgf b.sgf -- "tengen score: unexpected argument 'b.sgf' (see tengen score --help)"

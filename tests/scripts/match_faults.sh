@@ -142,6 +142,15 @@ else
     bad "nigiri draw not recorded"; cat "$work/nigiri.jsonl"
 fi
 
+# Fixed colours (a handicap match): the first engine is Black in every game,
+# and the handicap stones are its.
+run fixed "$fake" "$fake" --games 3 --colors fixed --handicap 2 --komi 0.5 --size 9
+if [ "$(grep -c '"black":"a","white":"b"' "$work/fixed.jsonl")" -eq 3 ]; then
+    ok "--colors fixed: the first engine Black in all 3 games"
+else
+    bad "--colors fixed"; cat "$work/fixed.jsonl"
+fi
+
 # Options: errors are refused before anything starts.
 "$tengen" match --engine "a=$fake" >"$work/opt.out" 2>&1
 [ $? -eq 2 ] && ok "one engine refused" || bad "one engine accepted"
