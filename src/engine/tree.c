@@ -106,7 +106,7 @@ uint32_t tree_new_root(tree_pool *pool)
     return r;
 }
 
-/* A child's priors while they are reckoned (set_priors), before the node
+/* A child's priors while they are reckoned (priors_of), before the node
  * gets them. */
 typedef struct priors {
     int visits, wins2;
