@@ -7,6 +7,13 @@
  * search's time reads as a ratio.  A benchmark: it prints figures, one a
  * line as `name value unit`, and asserts nothing.
  *
+ * Then the batches: evaluations per second in batches of 4 and 16
+ * (policy_net_eval_batch) beside one at a time, and the search on two
+ * threads with its evaluations gathered in batches of 2 and 4 across the
+ * threads beside none (--policy-net-batch); and the cache by position: the
+ * same search run again on the same position, its verdicts in the cache.
+ * Every search but that one starts with the cache empty.
+ *
  * usage: bench_policy_speed WEIGHTS.tgw [seconds per figure, default 3]
  */
 #include <pthread.h>
@@ -54,27 +61,57 @@ static void *evaluate(void *arg)
     return NULL;
 }
 
+static int batch = 1;
+
+/* the same in batches of `batch` */
+static void *evaluate_batches(void *arg)
+{
+    long *count = arg;
+    static __thread float logits[16][N * N];
+    float win[16], *out[16];
+    const float *in[16];
+    int sym[16];
+    double end = now() + seconds;
+    for (long k = 0; now() < end; k += batch) {
+        for (int i = 0; i < batch; i++) {
+            in[i] = planes[(k + i) % POSITIONS];
+            sym[i] = (int)((k + i) % 8);
+            out[i] = logits[i];
+        }
+        if (!policy_net_eval_batch(net, batch, in, N, sym, out, win))
+            return NULL;
+        *count += batch;
+    }
+    return NULL;
+}
+
 static double evals_per_second(int threads)
 {
     pthread_t t[2];
     long count[2] = {0, 0};
     double start = now();
     for (int i = 0; i < threads; i++)
-        pthread_create(&t[i], NULL, evaluate, &count[i]);
+        pthread_create(&t[i], NULL, batch > 1 ? evaluate_batches : evaluate, &count[i]);
     for (int i = 0; i < threads; i++)
         pthread_join(t[i], NULL);
     return (double)(count[0] + count[1]) / (now() - start);
 }
 
 /* net_visits < 0: without the network; 0 its default; else a node's visits
- * before it gets the network's priors */
-static double playouts_per_second(const tg_game *g, int net_visits)
+ * before it gets the network's priors; on `threads` threads with the
+ * network's evaluations in batches of net_batch (0: the default); the
+ * cache by position emptied first unless keep_cache */
+static double search_speed(const tg_game *g, int net_visits, int threads, int net_batch, bool keep_cache)
 {
     tg_search_options opt;
     tg_search_options_default(&opt);
     opt.no_policy_net = net_visits < 0;
     opt.policy_net_visits = net_visits > 0 ? net_visits : 0;
+    opt.threads = threads;
+    opt.policy_net_batch = net_batch;
     opt.reuse_tree = false;
+    if (!keep_cache)
+        policy_net_cache_clear();
     tg_search *s = tg_search_new(&opt);
     if (!s)
         return 0;
@@ -84,6 +121,11 @@ static double playouts_per_second(const tg_game *g, int net_visits)
     double pps = tg_search_last_report(s)->playouts / (now() - start);
     tg_search_free(s);
     return pps;
+}
+
+static double playouts_per_second(const tg_game *g, int net_visits)
+{
+    return search_speed(g, net_visits, 1, 0, false);
 }
 
 int main(int argc, char **argv)
@@ -144,6 +186,32 @@ int main(int argc, char **argv)
         printf("search_19_with_net_visits_%d %.0f playouts/s (%.2fx: the network's share about %.0f%%)\n",
                thresholds[i], pps, pps / without, 100 * (1 - pps / without));
     }
+    /* batches of evaluations */
+    static const int batches[] = {4, 16};
+    for (size_t i = 0; i < sizeof batches / sizeof *batches; i++) {
+        batch = batches[i];
+        double b1 = evals_per_second(1), b2 = evals_per_second(2);
+        printf("policy_evals_batch_%d_1thread %.0f evals/s (%.2fx one at a time)\n", batch, b1, b1 / one);
+        printf("policy_evals_batch_%d_2threads %.0f evals/s (%.2fx one at a time)\n", batch, b2, b2 / two);
+    }
+    double alone2 = search_speed(g, 0, 2, 1, false);
+    printf("search_19_2threads_with_net %.0f playouts/s (each evaluation where it is asked)\n", alone2);
+    static const int search_batches[] = {2, 4};
+    for (size_t i = 0; i < sizeof search_batches / sizeof *search_batches; i++) {
+        double pps = search_speed(g, 0, 2, search_batches[i], false);
+        printf("search_19_2threads_with_net_batch_%d %.0f playouts/s (%.2fx each where it is asked)\n",
+               search_batches[i], pps, pps / alone2);
+    }
+    /* the cache by position: the same search again, every verdict of the
+     * first in the cache */
+    uint64_t h0, m0, h1, m1;
+    search_speed(g, 0, 1, 1, false);
+    policy_net_cache_stats(&h0, &m0);
+    double again = search_speed(g, 0, 1, 1, true);
+    policy_net_cache_stats(&h1, &m1);
+    printf("search_19_with_net_cached %.0f playouts/s (%.2fx the first search; %llu of %llu verdicts from the "
+           "cache)\n",
+           again, again / with, (unsigned long long)(h1 - h0), (unsigned long long)(h1 - h0 + m1 - m0));
     tg_game_free(g);
     return 0;
 }

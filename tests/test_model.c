@@ -469,7 +469,7 @@ static void test_tree_priors(void **state)
     tree_pool pool;
     assert_true(tree_pool_init(&pool, 1 << 20));
     uint32_t root = tree_new_root(&pool);
-    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, TG_NO_POINT, 0, false, NULL};
+    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, TG_NO_POINT, 0, false, NULL, 0};
     assert_true(tree_expand(&pool, root, &ctx));
     double one = child_prior(&pool, root, &b, "B7");
     double two = child_prior(&pool, root, &b, "H7");

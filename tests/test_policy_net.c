@@ -14,7 +14,19 @@
  *    network's once (tree_apply_network): its children's probabilities are
  *    then the network's softmax over the candidates, the rest of the
  *    priors stay, and the copy kept between moves remembers it;
- *  - the search takes its priors from it and still plays a legal move.
+ *  - the search takes its priors from it and still plays a legal move;
+ *  - a batch (policy_net_eval_batch) gives the very floats one evaluation
+ *    at a time gives;
+ *  - the cache by position gives a second tree on the same position the
+ *    same priors without an evaluation, and tells apart positions that
+ *    differ only in the mover or the last moves; a request given back
+ *    (tree_net_abandon) may be asked again;
+ *  - a search that gathers its evaluations in batches, on one thread and
+ *    on two, leaves every node it claimed for the network with the
+ *    network's priors: as many nodes have them as it gave them, none is
+ *    lost in a batch that the search's end left waiting;
+ *  - the value head, where asked, adds its prior visits to the node for
+ *    its mover, and a parent's priors that arrive later keep them.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -31,6 +43,7 @@
 #include "engine/nn.h"
 #include "engine/pattern.h"
 #include "engine/policy_net.h"
+#include "engine/search_internal.h"
 #include "engine/tree.h"
 #include "engine/weights.h"
 #include "tengen/search.h"
@@ -306,7 +319,7 @@ static void test_tree_gets_network(void **state)
     tree_pool pool;
     assert_true(tree_pool_init(&pool, (size_t)8 << 20));
     uint32_t root = tree_new_root(&pool);
-    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, ts_vertex(N, "R5"), 0, false, net};
+    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, ts_vertex(N, "R5"), 0, false, net, 0};
     assert_true(tree_expand(&pool, root, &ctx));
     tree_node *node = tree_at(&pool, root);
     assert_int_equal(atomic_load(&node->expanding), TREE_EXPANDED);
@@ -396,12 +409,227 @@ static void test_search_uses_it(void **state)
     tg_game_free(g);
 }
 
+static void test_batch(void **state)
+{
+    (void)state;
+    policy_net_file *f = load_trained();
+    const policy_net *net = policy_net_of(f);
+    tg_rules rules;
+    tg_rules_default(&rules);
+    tg_rng rng;
+    tg_rng_seed(&rng, 11);
+    enum { B = 5 };
+    static float planes[B][N * N * POLICY_PLANES], one[N * N], many[B][N * N];
+    const float *in[B];
+    float *out[B], win[B], win_one;
+    int sym[B];
+    for (int i = 0; i < B; i++) {
+        tg_game *g = tg_game_new(N, &rules);
+        for (int k = 0; k < 20 + 30 * i; k++) {
+            tg_color c = tg_game_to_move(g);
+            tg_point p = tg_board_random_move(tg_game_board(g), c, TG_SUICIDE_FORBIDDEN, &rng);
+            if (tg_game_play(g, c, p, 0) != TG_OK)
+                tg_game_play(g, c, TG_PASS, 0);
+        }
+        policy_net_planes(tg_game_board(g), tg_game_to_move(g), TG_NO_POINT, planes[i]);
+        tg_game_free(g);
+        in[i] = planes[i];
+        out[i] = many[i];
+        sym[i] = (3 * i + 1) % 8;
+    }
+    assert_true(policy_net_eval_batch(net, B, in, N, sym, out, win));
+    for (int i = 0; i < B; i++) {
+        policy_net_eval(net, planes[i], N, sym[i], one, NULL, &win_one, false);
+        assert_memory_equal(one, many[i], sizeof one);
+        assert_memory_equal(&win_one, &win[i], sizeof win_one);
+    }
+    assert_false(policy_net_eval_batch(net, POLICY_MAX_BATCH + 1, in, N, sym, out, win));
+    policy_net_free(f);
+}
+
+/* A root expanded on b for c with last2, its children's priors after the
+ * network (policy and prior wins, side by side in out[]). */
+static int netted_priors(const policy_net *net, const tg_board *b, tg_color c, tg_point last2, uint32_t *out)
+{
+    tree_pool pool;
+    assert_true(tree_pool_init(&pool, (size_t)8 << 20));
+    uint32_t root = tree_new_root(&pool);
+    tree_expand_context ctx = {b, c, NULL, NULL, last2, 0, false, net, 0};
+    assert_true(tree_expand(&pool, root, &ctx));
+    assert_true(tree_apply_network(&pool, root, &ctx));
+    tree_node *node = tree_at(&pool, root);
+    uint32_t first = atomic_load(&node->first_child);
+    int count = node->child_count;
+    for (int i = 0; i < count; i++) {
+        tree_node *ch = tree_at(&pool, first + (uint32_t)i);
+        out[i] = (uint32_t)atomic_load(&ch->policy) << 16 | atomic_load(&ch->prior_wins2);
+    }
+    tree_pool_free(&pool);
+    return count;
+}
+
+static void test_cache(void **state)
+{
+    (void)state;
+    pattern_init();
+    model_init();
+    policy_net_file *f = load_trained();
+    const policy_net *net = policy_net_of(f);
+    tg_board b;
+    tg_board_init(&b, N);
+    static const char *const stones[] = {"Q16", "D4", "Q3", "D16", "R5", "C14", "O17"};
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(tg_board_play(&b, ts_vertex(N, stones[i]), i % 2 ? TG_WHITE : TG_BLACK), TG_OK);
+    policy_net_cache_clear();
+    uint64_t h0, m0, h1, m1;
+    static uint32_t first[TG_MAX_POINTS + 1], again[TG_MAX_POINTS + 1], other[TG_MAX_POINTS + 1];
+    policy_net_cache_stats(&h0, &m0);
+    int count = netted_priors(net, &b, TG_WHITE, ts_vertex(N, "C14"), first);
+    policy_net_cache_stats(&h1, &m1);
+    assert_int_equal(h1 - h0, 0);
+    assert_int_equal(m1 - m0, 1);
+    /* the same position in another tree: from the cache, the same priors */
+    assert_int_equal(netted_priors(net, &b, TG_WHITE, ts_vertex(N, "C14"), again), count);
+    policy_net_cache_stats(&h0, &m0);
+    assert_int_equal(h0 - h1, 1);
+    assert_int_equal(m0 - m1, 0);
+    assert_memory_equal(first, again, sizeof(uint32_t) * (size_t)count);
+    /* another mover's previous move, another mover: other entries */
+    netted_priors(net, &b, TG_WHITE, ts_vertex(N, "D4"), other);
+    netted_priors(net, &b, TG_BLACK, ts_vertex(N, "R5"), other);
+    policy_net_cache_stats(&h1, &m1);
+    assert_int_equal(h1 - h0, 0);
+    assert_int_equal(m1 - m0, 2);
+
+    /* a request given back is asked again, and then evaluated */
+    policy_net_cache_clear();
+    tree_pool pool;
+    assert_true(tree_pool_init(&pool, (size_t)8 << 20));
+    uint32_t root = tree_new_root(&pool);
+    tree_expand_context ctx = {&b, TG_WHITE, NULL, NULL, ts_vertex(N, "C14"), 0, false, net, 0};
+    assert_true(tree_expand(&pool, root, &ctx));
+    static tree_net_request req;
+    assert_int_equal(tree_net_prepare(&pool, root, &ctx, &req), TREE_NET_PENDING);
+    assert_int_equal(tree_net_prepare(&pool, root, &ctx, &req), TREE_NET_NONE); /* claimed */
+    tree_net_abandon(&pool, &req);
+    assert_int_equal(atomic_load(&tree_at(&pool, root)->expanding), TREE_EXPANDED);
+    assert_true(tree_apply_network(&pool, root, &ctx));
+    uint32_t at = atomic_load(&tree_at(&pool, root)->first_child);
+    for (int i = 0; i < count; i++) {
+        tree_node *ch = tree_at(&pool, at + (uint32_t)i);
+        assert_int_equal((uint32_t)atomic_load(&ch->policy) << 16 | atomic_load(&ch->prior_wins2), first[i]);
+    }
+    tree_pool_free(&pool);
+    policy_net_free(f);
+}
+
+/* The value head as prior visits of a node, kept when its parent's
+ * priors arrive later (a request that waited in a batch). */
+static void test_value_visits(void **state)
+{
+    (void)state;
+    policy_net_file *f = load_trained();
+    const policy_net *net = policy_net_of(f);
+    tg_board b;
+    tg_board_init(&b, N);
+    static const char *const stones[] = {"Q16", "D4", "Q3", "D16"};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(tg_board_play(&b, ts_vertex(N, stones[i]), i % 2 ? TG_WHITE : TG_BLACK), TG_OK);
+    static uint32_t plain[TG_MAX_POINTS + 1];
+    netted_priors(net, &b, TG_BLACK, ts_vertex(N, "Q3"), plain); /* without the value head */
+    tree_pool pool;
+    assert_true(tree_pool_init(&pool, (size_t)8 << 20));
+    uint32_t root = tree_new_root(&pool);
+    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, ts_vertex(N, "Q3"), 0, false, net, 8};
+    assert_true(tree_expand(&pool, root, &ctx));
+    static tree_net_request req;
+    policy_net_cache_clear();
+    assert_int_equal(tree_net_prepare(&pool, root, &ctx, &req), TREE_NET_PENDING);
+    /* the first child, its position and its own priors, before the root's */
+    uint32_t c = atomic_load(&tree_at(&pool, root)->first_child);
+    tree_node *child = tree_at(&pool, c);
+    unsigned visits = node_prior_visits(child), wins2 = atomic_load(&child->prior_wins2);
+    tg_board after;
+    tg_board_copy(&after, &b);
+    assert_int_equal(tg_board_play(&after, child->move, TG_BLACK), TG_OK);
+    tree_expand_context cctx = {&after, TG_WHITE, NULL, NULL, ts_vertex(N, "D16"), 0, false, net, 8};
+    assert_true(tree_expand(&pool, c, &cctx));
+    assert_true(tree_apply_network(&pool, c, &cctx));
+    static float planes[N * N * POLICY_PLANES];
+    float winrate;
+    policy_net_planes(&after, TG_WHITE, ts_vertex(N, "D16"), planes);
+    policy_net_eval(net, planes, N, (int)(after.hash >> 61), NULL, NULL, &winrate, false);
+    unsigned add2 = (unsigned)(16 * (1 - winrate) + 0.5); /* Black's view: White's winrate turned */
+    assert_int_equal(node_prior_visits(child), visits + 8);
+    assert_int_equal(atomic_load(&child->prior_wins2), wins2 + add2);
+    /* the root's verdict arrives: the child keeps its value head's part */
+    float logits[N * N], rw;
+    policy_net_eval(net, req.planes, N, req.symmetry, logits, NULL, &rw, false);
+    tree_net_finish(&pool, &req, logits, rw);
+    assert_int_equal(atomic_load(&child->prior_wins2), (plain[0] & 0xffff) + add2);
+    assert_int_equal(atomic_load(&child->policy), plain[0] >> 16);
+    assert_int_equal(node_prior_visits(tree_at(&pool, root)), 0); /* the root has no mover */
+    tree_pool_free(&pool);
+    policy_net_free(f);
+}
+
+/* The nodes of s's tree that have had the network's priors. */
+static int netted_nodes(tg_search *s)
+{
+    tree_pool *pool = search_active_pool(s);
+    int count = 0;
+    for (uint32_t i = 1; i < atomic_load(&pool->used); i++)
+        count += atomic_load(&tree_at(pool, i)->expanding) == TREE_NETTED;
+    return count;
+}
+
+static void test_batched_search(void **state)
+{
+    (void)state;
+    if (!policy_net_for(19))
+        skip(); /* test_search_uses_it gives it */
+    tg_rules rules;
+    tg_rules_default(&rules);
+    tg_game *g = tg_game_new(19, &rules);
+    static const char *const opening[] = {"Q16", "D4", "Q3", "D16", "R5"};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(tg_game_play(g, tg_game_to_move(g), ts_vertex(19, opening[i]), 0), TG_OK);
+    for (int threads = 1; threads <= 2; threads++) {
+        policy_net_cache_clear();
+        tg_search_options opt;
+        tg_search_options_default(&opt);
+        opt.threads = threads;
+        opt.policy_net_batch = 3;
+        opt.reuse_tree = false;
+        tg_search *s = tg_search_new(&opt);
+        assert_non_null(s);
+        tg_search_limits limits = {.playouts = 1500};
+        tg_point p = ts_search_run(s, g, TG_WHITE, &limits, 0, NULL, NULL);
+        assert_true(p != TG_PASS && tg_game_board(g)->color[p] == TG_EMPTY);
+        int given = atomic_load(&s->net_given), batches = atomic_load(&s->net_batches);
+        print_message("%d thread(s): %d nodes given the network's priors, %d batches of 3\n", threads, given,
+                      batches);
+        assert_true(batches >= 3);
+        assert_true(given >= 3 * batches);
+        assert_int_equal(netted_nodes(s), given);
+        assert_int_equal(s->batch_count, 0);
+        tg_search_free(s);
+    }
+    tg_search_options opt;
+    tg_search_options_default(&opt);
+    opt.policy_net_batch = POLICY_MAX_BATCH + 1;
+    assert_null(tg_search_new(&opt));
+    tg_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden),  cmocka_unit_test(test_symmetries),     cmocka_unit_test(test_refused),
         cmocka_unit_test(test_planes),  cmocka_unit_test(test_tree_gets_network),
-        cmocka_unit_test(test_search_uses_it),
+        cmocka_unit_test(test_search_uses_it), cmocka_unit_test(test_batch),
+        cmocka_unit_test(test_cache),          cmocka_unit_test(test_batched_search),
+        cmocka_unit_test(test_value_visits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -309,7 +309,7 @@ static void test_minimax_backup(void **state)
     assert_true(tree_pool_init(&pool, 1 << 20));
     assert_true(tree_pool_init(&copy, 1 << 20));
     uint32_t root = tree_new_root(&pool);
-    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, TG_NO_POINT, 0, false, NULL};
+    tree_expand_context ctx = {&b, TG_BLACK, NULL, NULL, TG_NO_POINT, 0, false, NULL, 0};
     assert_true(tree_expand(&pool, root, &ctx));
     /* no child judged: the node has no verdict */
     tree_minimax_update(&pool, root);
@@ -327,7 +327,7 @@ static void test_minimax_backup(void **state)
     tg_board after;
     tg_board_copy(&after, &b);
     tg_board_play(&after, a->move, TG_BLACK);
-    tree_expand_context actx = {&after, TG_WHITE, NULL, NULL, TG_NO_POINT, 0, false, NULL};
+    tree_expand_context actx = {&after, TG_WHITE, NULL, NULL, TG_NO_POINT, 0, false, NULL, 0};
     assert_true(tree_expand(&pool, index_of(&pool, a), &actx));
     uint32_t ai = index_of(&pool, a);
     tree_minimax_update(&pool, ai); /* none of A's children judged: A keeps 0.8 */

@@ -39,6 +39,13 @@ typedef struct tg_search_options {
                                  has been visited this many times, the root at once (0: the
                                  default, docs/policy-net.md; 1 or 2: every node when it is
                                  expanded; `--policy-net-visits N`) */
+    int policy_net_batch;     /* the network's evaluations gathered across the threads into one
+                                 batch, 1..64 (0: the default, docs/policy-net.md; 1: none, each
+                                 evaluated where it is asked; `--policy-net-batch N`) */
+    int policy_net_value;     /* where > 0, the policy network's value head counts as this many
+                                 prior visits of a node when the node is given its priors
+                                 (0: off, the default: docs/policy-net.md has the match;
+                                 `--policy-net-value N`) */
 } tg_search_options;
 
 /* The learned weights: built in (data/NAME.tgw), or given as the bytes of a

@@ -140,6 +140,10 @@ extern const char *const cli_player_choices[]; /* mcts, baseline */
     {"--value-net", NULL, CLI_CALL, "FILE", 0, 0, NULL, cli_read_value_net, "a weights file", NULL, (help)}
 #define CLI_OPT_POLICY_NET_VISITS(dest, help) \
     {"--policy-net-visits", NULL, CLI_INT, "N", 1, 1000000, NULL, NULL, NULL, (dest), (help)}
+#define CLI_OPT_POLICY_NET_BATCH(dest, help) \
+    {"--policy-net-batch", NULL, CLI_INT, "N", 1, 64, NULL, NULL, NULL, (dest), (help)}
+#define CLI_OPT_POLICY_NET_VALUE(dest, help) \
+    {"--policy-net-value", NULL, CLI_INT, "N", 0, 1000, NULL, NULL, NULL, (dest), (help)}
 #define CLI_OPT_POLICY_NET(help) \
     {"--policy-net", NULL, CLI_CALL, "FILE|off", 0, 0, NULL, cli_read_policy_net, "a weights file or off", NULL, \
      (help)}

@@ -156,6 +156,14 @@ static int parse_options(int argc, char **argv, tg_gtp_options *opt, gtp_player_
                                   "a node of the tree is given the policy network's priors\n"
                                   "once it has been visited N times, the root at once\n"
                                   "(1: every node as it is expanded; default: 8)"),
+        CLI_OPT_POLICY_NET_BATCH(&cfg->search.policy_net_batch,
+                                 "gather N of the policy network's evaluations across the\n"
+                                 "search's threads into one batch (1: none, each evaluated\n"
+                                 "where the search asks for it; the default)"),
+        CLI_OPT_POLICY_NET_VALUE(&cfg->search.policy_net_value,
+                                 "count the policy network's value head as N prior visits\n"
+                                 "of a node when it is given the network's priors (0: off,\n"
+                                 "the default)"),
         CLI_OPT_PLAYER(&player, "mcts (the tree search, default) or baseline (the flat\n"
                                 "Monte-Carlo player of the core, fast, for tests)"),
     };

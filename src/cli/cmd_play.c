@@ -64,6 +64,8 @@ typedef struct play_options {
     int first;            /* free-opening: 1 the person is first, 0 tengen, -1 by lot */
     int prediction_s;     /* free-opening: the person's time to predict; -1 from the clock, 0 none */
     int policy_net_visits; /* --policy-net-visits (0: the search's default) */
+    int policy_net_batch;  /* --policy-net-batch (0: the search's default) */
+    int policy_net_value;  /* --policy-net-value (0: off) */
 } play_options;
 
 static const char *const color_choices[] = {"black", "white", "b", "w", NULL};
@@ -119,6 +121,10 @@ static int parse_play_options(int argc, char **argv, play_options *o)
         CLI_OPT_POLICY_NET("a policy network from FILE, or off (as tengen gtp --help says)"),
         CLI_OPT_POLICY_NET_VISITS(&o->policy_net_visits, "a node's visits before it is given the policy network's\n"
                                                          "priors (as tengen gtp --help says)"),
+        CLI_OPT_POLICY_NET_BATCH(&o->policy_net_batch, "the policy network's evaluations a batch gathers across\n"
+                                                       "the threads (as tengen gtp --help says)"),
+        CLI_OPT_POLICY_NET_VALUE(&o->policy_net_value, "the value head's prior visits (as tengen gtp --help\n"
+                                                       "says; 0: off)"),
         CLI_OPT_MAX_MEMORY(&o->max_memory_mb, "memory for the search tree in MiB, 2..1048576 (default\n"
                                               "256); a full tree is pruned, as in tengen gtp"),
         CLI_OPT_TIME(&o->time, "clocks for both players (seconds): none, absolute:300,\n"
@@ -683,6 +689,8 @@ int cmd_play(int argc, char **argv)
     cfg.search.threads = o.threads;
     cfg.search.max_memory = (size_t)o.max_memory_mb << 20;
     cfg.search.policy_net_visits = o.policy_net_visits;
+    cfg.search.policy_net_batch = o.policy_net_batch;
+    cfg.search.policy_net_value = o.policy_net_value;
     cfg.playouts = o.playouts;
     cfg.time_per_move = o.seconds;
     cfg.lag = 0.2;

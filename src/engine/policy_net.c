@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,35 +95,29 @@ void policy_net_transform(int t, int n, int x, int y, int *tx, int *ty)
     *ty = y;
 }
 
-void policy_net_eval(const policy_net *net, const float *planes, int n, int t, float *logits, float *pass_logit,
-                     float *winrate, bool portable)
+/* The planes of an n x n board seen under symmetry t into the padded input
+ * (zero outside the board: the caller cleared it). */
+static void load_input(const float *planes, int n, int t, float *in)
 {
-    /* the input and two activations, padded with zeros (on the stack, as
-     * value.c's: 230 KB at most) */
-    float in[PAD * PAD * P];
-    float h[2][PAD * PAD * C];
-    memset(in, 0, sizeof(float) * (size_t)((n + 2) * PAD * P));
-    memset(h[0], 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
-    memset(h[1], 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++) {
             int tx, ty;
             policy_net_transform(t, n, x, y, &tx, &ty);
             memcpy(in + ((ty + 1) * PAD + tx + 1) * P, planes + (y * n + x) * P, sizeof(float) * P);
         }
-    nn_conv3x3(in, P, net->in_w, net->in_b, false, h[0], n, portable);
-    int cur = 0;
-    for (int k = 0; k < net->blocks; k++) {
-        nn_conv3x3(h[cur], C, net->block_w + (size_t)k * 9 * C * C, net->block_b + (size_t)k * C, true,
-                   h[1 - cur], n, portable);
-        cur = 1 - cur;
-    }
+}
+
+/* The heads on the tower's last activation h (padded), seen back from
+ * symmetry t. */
+static void heads(const policy_net *net, const float *h, int n, int t, float *logits, float *pass_logit,
+                  float *winrate)
+{
     float mean[C] = {0};
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++) {
             int tx, ty;
             policy_net_transform(t, n, x, y, &tx, &ty);
-            const float *hp = h[cur] + ((ty + 1) * PAD + tx + 1) * C;
+            const float *hp = h + ((ty + 1) * PAD + tx + 1) * C;
             float l = net->pol_b[0];
             for (int o = 0; o < C; o++) {
                 l += hp[o] * net->pol_w[o];
@@ -150,6 +145,138 @@ void policy_net_eval(const policy_net *net, const float *planes, int n, int t, f
         }
         *winrate = 1.0f / (1.0f + expf(-v));
     }
+}
+
+void policy_net_eval(const policy_net *net, const float *planes, int n, int t, float *logits, float *pass_logit,
+                     float *winrate, bool portable)
+{
+    /* the input and two activations, padded with zeros (on the stack, as
+     * value.c's: 230 KB at most) */
+    float in[PAD * PAD * P];
+    float h[2][PAD * PAD * C];
+    memset(in, 0, sizeof(float) * (size_t)((n + 2) * PAD * P));
+    memset(h[0], 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
+    memset(h[1], 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
+    load_input(planes, n, t, in);
+    nn_conv3x3(in, P, net->in_w, net->in_b, false, h[0], n, portable);
+    int cur = 0;
+    for (int k = 0; k < net->blocks; k++) {
+        nn_conv3x3(h[cur], C, net->block_w + (size_t)k * 9 * C * C, net->block_b + (size_t)k * C, true,
+                   h[1 - cur], n, portable);
+        cur = 1 - cur;
+    }
+    heads(net, h[cur], n, t, logits, pass_logit, winrate);
+}
+
+bool policy_net_eval_batch(const policy_net *net, int count, const float *const *planes, int n, const int *t,
+                           float *const *logits, float *winrate)
+{
+    if (count <= 0)
+        return true;
+    if (count > POLICY_MAX_BATCH)
+        return false;
+    /* a position's input and two activations, side by side for the batch */
+    enum { IN = PAD * PAD * P, ACT = PAD * PAD * C, ONE = IN + 2 * ACT };
+    float *buf = calloc((size_t)count * ONE, sizeof(float));
+    if (!buf)
+        return false;
+    for (int i = 0; i < count; i++)
+        load_input(planes[i], n, t[i], buf + (size_t)i * ONE);
+    /* layer by layer over the batch: each layer's weights are read for all
+     * its positions while they are in the cache */
+    for (int i = 0; i < count; i++)
+        nn_conv3x3(buf + (size_t)i * ONE, P, net->in_w, net->in_b, false, buf + (size_t)i * ONE + IN, n, false);
+    int cur = 0;
+    for (int k = 0; k < net->blocks; k++) {
+        const float *w = net->block_w + (size_t)k * 9 * C * C, *b = net->block_b + (size_t)k * C;
+        for (int i = 0; i < count; i++) {
+            float *h = buf + (size_t)i * ONE + IN;
+            nn_conv3x3(h + cur * ACT, C, w, b, true, h + (1 - cur) * ACT, n, false);
+        }
+        cur = 1 - cur;
+    }
+    for (int i = 0; i < count; i++)
+        heads(net, buf + (size_t)i * ONE + IN + cur * ACT, n, t[i], logits[i], NULL, winrate ? &winrate[i] : NULL);
+    free(buf);
+    return true;
+}
+
+/* ---- the cache by position ------------------------------------------------------------- */
+
+/* Direct-mapped, CACHE_ENTRIES of the verdicts (the logits of every point
+ * and the winrate), one lock for each of CACHE_STRIPES stripes: a thread
+ * holds one for a copy of 1.4 KB. */
+#define CACHE_ENTRIES 4096
+#define CACHE_STRIPES 64
+
+typedef struct cache_entry {
+    uint64_t key; /* 0: empty */
+    int n;
+    float winrate;
+    float logits[TG_MAX_SIZE * TG_MAX_SIZE];
+} cache_entry;
+
+static cache_entry *cache;
+static pthread_mutex_t cache_lock[CACHE_STRIPES];
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static _Atomic uint64_t cache_hits, cache_misses;
+
+static void cache_init(void)
+{
+    for (int i = 0; i < CACHE_STRIPES; i++)
+        pthread_mutex_init(&cache_lock[i], NULL);
+    cache = calloc(CACHE_ENTRIES, sizeof *cache); /* NULL: no cache, every lookup a miss */
+}
+
+bool policy_net_cache_get(uint64_t key, int n, float *logits, float *winrate)
+{
+    pthread_once(&cache_once, cache_init);
+    bool hit = false;
+    if (cache && key) {
+        size_t i = key % CACHE_ENTRIES;
+        pthread_mutex_lock(&cache_lock[i % CACHE_STRIPES]);
+        cache_entry *e = &cache[i];
+        if (e->key == key && e->n == n) {
+            memcpy(logits, e->logits, sizeof(float) * (size_t)(n * n));
+            if (winrate)
+                *winrate = e->winrate;
+            hit = true;
+        }
+        pthread_mutex_unlock(&cache_lock[i % CACHE_STRIPES]);
+    }
+    atomic_fetch_add_explicit(hit ? &cache_hits : &cache_misses, 1, memory_order_relaxed);
+    return hit;
+}
+
+void policy_net_cache_put(uint64_t key, int n, const float *logits, float winrate)
+{
+    pthread_once(&cache_once, cache_init);
+    if (!cache || !key || n < 1 || n > TG_MAX_SIZE)
+        return;
+    size_t i = key % CACHE_ENTRIES;
+    pthread_mutex_lock(&cache_lock[i % CACHE_STRIPES]);
+    cache_entry *e = &cache[i];
+    e->key = key;
+    e->n = n;
+    e->winrate = winrate;
+    memcpy(e->logits, logits, sizeof(float) * (size_t)(n * n));
+    pthread_mutex_unlock(&cache_lock[i % CACHE_STRIPES]);
+}
+
+void policy_net_cache_clear(void)
+{
+    pthread_once(&cache_once, cache_init);
+    for (size_t i = 0; cache && i < CACHE_ENTRIES; i++) {
+        pthread_mutex_lock(&cache_lock[i % CACHE_STRIPES]);
+        cache[i].key = 0;
+        pthread_mutex_unlock(&cache_lock[i % CACHE_STRIPES]);
+    }
+}
+
+void policy_net_cache_stats(uint64_t *hits, uint64_t *misses)
+{
+    *hits = atomic_load_explicit(&cache_hits, memory_order_relaxed);
+    *misses = atomic_load_explicit(&cache_misses, memory_order_relaxed);
 }
 
 /* ---- reading ----------------------------------------------------------------------------- */

@@ -22,6 +22,7 @@
 #ifndef TENGEN_ENGINE_POLICY_NET_H
 #define TENGEN_ENGINE_POLICY_NET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +69,28 @@ void policy_net_planes_from(const tg_board *b, tg_color c, tg_point last2, const
  * the tests). */
 void policy_net_eval(const policy_net *net, const float *planes, int n, int t, float *logits, float *pass_logit,
                      float *winrate, bool portable);
+
+/* The same for count positions at once (at most POLICY_MAX_BATCH), layer by
+ * layer over the batch: planes[i] under symmetry t[i] gives logits[i]
+ * and winrate[i] (winrate may be NULL), the same floats as
+ * policy_net_eval.  False, with nothing written, when there is no memory
+ * for the batch's activations (113 KB a position). */
+#define POLICY_MAX_BATCH 64
+bool policy_net_eval_batch(const policy_net *net, int count, const float *const *planes, int n, const int *t,
+                           float *const *logits, float *winrate);
+
+/* The network's verdicts kept by position, for the whole process (all the
+ * searches of a server share them): the logits of the n x n points and the
+ * winrate under key (tree.c's key of the position and everything else the
+ * planes read; 0 is never kept).  Direct-mapped, 4,096 verdicts (6 MB,
+ * allocated on the first use); get is false on a miss.  The stats count
+ * every get since the process started. */
+bool policy_net_cache_get(uint64_t key, int n, float *logits, float *winrate);
+void policy_net_cache_put(uint64_t key, int n, const float *logits, float winrate);
+void policy_net_cache_stats(uint64_t *hits, uint64_t *misses);
+/* Forget every verdict (the benchmarks, which search one position again
+ * and again). */
+void policy_net_cache_clear(void);
 
 /* Where (x, y) of an n x n board goes under symmetry t (0..7). */
 void policy_net_transform(int t, int n, int x, int y, int *tx, int *ty);

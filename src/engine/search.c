@@ -62,6 +62,10 @@
  * any match was played with it (docs/policy-net.md, "Where the network is
  * asked"). */
 #define POLICY_NET_VISITS 8
+/* The evaluations a batch of the network gathers across the search's
+ * threads (ask_network); 1: none, each evaluated where it is asked.
+ * docs/policy-net.md, "Batches", has the measurement that chose it. */
+#define POLICY_NET_BATCH 1
 /* The weight of the value function's verdict on a leaf beside its
  * playout's result (AlphaGo's lambda), where a network was trained for the
  * board size and komi (value.h). */
@@ -95,7 +99,9 @@ void tg_search_options_default(tg_search_options *opt)
 
 tg_search *tg_search_new(const tg_search_options *opt)
 {
-    if (opt->threads < 1 || opt->threads > MAX_THREADS || opt->max_memory < ((size_t)1 << 20))
+    if (opt->threads < 1 || opt->threads > MAX_THREADS || opt->max_memory < ((size_t)1 << 20) ||
+        opt->policy_net_batch < 0 || opt->policy_net_batch > POLICY_MAX_BATCH || opt->policy_net_value < 0 ||
+        opt->policy_net_value > 1000)
         return NULL;
     tg_search *s = calloc(1, sizeof *s);
     if (!s)
@@ -103,8 +109,14 @@ tg_search *tg_search_new(const tg_search_options *opt)
     s->opt = *opt;
     pattern_init();
     model_init();
+    s->batch_size = opt->policy_net_batch > 0 ? opt->policy_net_batch : POLICY_NET_BATCH;
+    pthread_mutex_init(&s->batch_lock, NULL);
+    if (s->batch_size > 1) {
+        s->batch = malloc((size_t)s->batch_size * sizeof *s->batch);
+        s->batch_logits = malloc((size_t)s->batch_size * TG_MAX_SIZE * TG_MAX_SIZE * sizeof *s->batch_logits);
+    }
     if (!tree_pool_init(&s->pools[0], opt->max_memory / 2) ||
-        !tree_pool_init(&s->pools[1], opt->max_memory / 2)) {
+        !tree_pool_init(&s->pools[1], opt->max_memory / 2) || (s->batch_size > 1 && (!s->batch || !s->batch_logits))) {
         tg_search_free(s);
         return NULL;
     }
@@ -121,6 +133,9 @@ void tg_search_free(tg_search *s)
     tree_pool_free(&s->pools[0]);
     tree_pool_free(&s->pools[1]);
     free(s->root_moves);
+    free(s->batch);
+    free(s->batch_logits);
+    pthread_mutex_destroy(&s->batch_lock);
     free(s);
 }
 
@@ -234,6 +249,7 @@ typedef struct worker {
      * (relaxed atomics: plain loads and stores on the usual machines) */
     _Atomic int32_t ownership[TG_MAX_POINTS];
     _Atomic int ownership_playouts;
+    tree_net_request req;            /* the network's evaluation this thread asks for */
 } worker;
 
 static bool root_legal(void *ctx, tg_point p)
@@ -333,13 +349,13 @@ static uint32_t select_child(const tree_pool *pool, const tree_node *node, doubl
     for (uint32_t i = 0; i < node->child_count; i++) {
         tree_node *c = tree_at(pool, first + i);
         double prior_w = atomic_load_explicit(&c->prior_wins2, memory_order_relaxed) * 0.5;
-        double n = stat_get(&c->visits) + c->prior_visits;
+        double n = stat_get(&c->visits) + node_prior_visits(c);
         double w = node_wins(c, lambda) + prior_w;
         double rn = stat_get(&c->amaf_visits), rw = stat_get(&c->amaf_wins2) * 0.5;
         /* the prior counts in the all-moves-as-first statistics too (as
          * in MoGo and Fuego): otherwise those, thousands of samples deep
          * after a few hundred playouts, wash it out at once */
-        rn += c->prior_visits;
+        rn += node_prior_visits(c);
         rw += prior_w;
         /* (1 - beta) w/n + beta rw/rn with beta = rn / (rn + n + n rn / RAVE_EQUIV),
          * over one common denominator: one division instead of four */
@@ -369,6 +385,49 @@ static tg_point movers_previous(const worker *w)
     if (k < 2)
         return k == 1 ? s->root_board.last_move : s->root_last2;
     return w->moves.point[k - 2];
+}
+
+/* Give node n the policy network's priors (tree_net_prepare): from the
+ * cache by position, else evaluated here, or, with batches, kept with the
+ * other threads' requests until batch_size of them are waiting, when the
+ * thread that made it full evaluates them all at once.  The root is
+ * evaluated at once: every playout starts there. */
+static void ask_network(worker *w, tree_pool *pool, uint32_t n, const tree_expand_context *ctx, int depth)
+{
+    tg_search *s = w->search;
+    int asked = tree_net_prepare(pool, n, ctx, &w->req);
+    if (asked == TREE_NET_DONE)
+        atomic_fetch_add_explicit(&s->net_given, 1, memory_order_relaxed);
+    if (asked != TREE_NET_PENDING)
+        return;
+    float logits[TG_MAX_SIZE * TG_MAX_SIZE], winrate;
+    if (s->batch_size <= 1 || depth == 0) {
+        policy_net_eval(s->policy, w->req.planes, w->req.size, w->req.symmetry, logits, NULL, &winrate, false);
+        tree_net_finish(pool, &w->req, logits, winrate);
+        atomic_fetch_add_explicit(&s->net_given, 1, memory_order_relaxed);
+        return;
+    }
+    pthread_mutex_lock(&s->batch_lock);
+    memcpy(&s->batch[s->batch_count++], &w->req, sizeof w->req);
+    if (s->batch_count == s->batch_size) {
+        const float *planes[POLICY_MAX_BATCH];
+        float *out[POLICY_MAX_BATCH], win[POLICY_MAX_BATCH];
+        int sym[POLICY_MAX_BATCH], k = s->batch_count;
+        for (int i = 0; i < k; i++) {
+            planes[i] = s->batch[i].planes;
+            sym[i] = s->batch[i].symmetry;
+            out[i] = s->batch_logits + (size_t)i * TG_MAX_SIZE * TG_MAX_SIZE;
+        }
+        if (!policy_net_eval_batch(s->policy, k, planes, s->batch[0].size, sym, out, win))
+            for (int i = 0; i < k; i++) /* no memory for the batch: one by one */
+                policy_net_eval(s->policy, planes[i], s->batch[i].size, sym[i], out[i], NULL, &win[i], false);
+        for (int i = 0; i < k; i++)
+            tree_net_finish(pool, &s->batch[i], out[i], win[i]);
+        s->batch_count = 0;
+        atomic_fetch_add_explicit(&s->net_given, k, memory_order_relaxed);
+        atomic_fetch_add_explicit(&s->net_batches, 1, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&s->batch_lock);
 }
 
 /* Walk down from the root, playing the moves on w->board; returns the
@@ -402,15 +461,15 @@ static int descend(worker *w, int *passes)
                                        depth == 0 ? root_legal : s->superko ? tree_legal : NULL,
                                        depth == 0 ? (void *)s : (void *)w, last2,
                                        s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, depth > 0 && s->superko,
-                                       s->policy};
+                                       s->policy, s->opt.policy_net_value};
             if (!tree_expand(pool, node, &ctx))
                 break;
         }
         if (s->policy && atomic_load_explicit(&n->expanding, memory_order_relaxed) == TREE_EXPANDED &&
             (depth == 0 || stat_get(&n->visits) >= s->policy_visits)) {
             tree_expand_context ctx = {&w->board, c, NULL, NULL, movers_previous(w),
-                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, false, s->policy};
-            tree_apply_network(pool, node, &ctx);
+                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, false, s->policy, s->opt.policy_net_value};
+            ask_network(w, pool, node, &ctx, depth);
         }
         uint32_t child = select_child(pool, n, puct, s->lambda);
         tree_node *ch = tree_at(pool, child);
@@ -665,6 +724,8 @@ static void prepare(tg_search *s, const tg_game *g, tg_color color, const tg_sea
     int n = tg_game_move_count(g);
     s->root_last2 = n >= 2 ? tg_game_move(g, n - 2)->point : TG_NO_POINT;
     atomic_store(&s->playouts, 0);
+    atomic_store(&s->net_given, 0);
+    atomic_store(&s->net_batches, 0);
     atomic_store(&s->stop, false);
     clock_gettime(CLOCK_MONOTONIC, &s->start);
     find_root(s, g, color);
@@ -714,6 +775,11 @@ tg_status tg_search_run(tg_search *s, const tg_game *g, tg_color color, const tg
     atomic_store(&s->stop, true);
     for (int t = 1; t < started; t++)
         pthread_join(ids[t], NULL);
+    /* requests still waiting for a batch: their nodes are left to a later
+     * search (the tree may be copied before then) */
+    for (int i = 0; i < s->batch_count; i++)
+        tree_net_abandon(search_active_pool(s), &s->batch[i]);
+    s->batch_count = 0;
     gather_ownership(s, workers, started);
     free(workers);
     search_make_report(s);

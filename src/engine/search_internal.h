@@ -8,6 +8,7 @@
 #ifndef TENGEN_SEARCH_INTERNAL_H
 #define TENGEN_SEARCH_INTERNAL_H
 
+#include <pthread.h>
 #include <time.h>
 
 #include "engine/legal.h"
@@ -42,6 +43,16 @@ struct tg_search {
     const value_net *value;      /* NULL: none for this board and komi */
     const struct policy_net *policy; /* NULL: none for this board, or left out */
     uint32_t policy_visits;          /* a node's visits before it gets the network's priors */
+    /* the network's evaluations gathered across the threads (search.c's
+     * ask_network): batch_size requests a batch (1: none, each evaluated
+     * where it is asked), batch_count of them waiting in batch[] */
+    int batch_size, batch_count;
+    pthread_mutex_t batch_lock;
+    tree_net_request *batch;
+    float *batch_logits;               /* batch_size x TG_MAX_SIZE^2 */
+    /* in this search: the nodes given the network's priors (evaluated or
+     * from the cache by position), and the batches evaluated */
+    _Atomic int net_given, net_batches;
     double lambda;               /* the value's weight, 0 without one */
     _Atomic int playouts;
     _Atomic bool stop;

@@ -54,7 +54,8 @@ void search_make_report(tg_search *s)
         k->move = c->move;
         k->visits = (int)v;
         k->winrate = v ? node_wins(c, s->lambda) / v : 0;
-        k->prior = c->prior_visits ? atomic_load_explicit(&c->prior_wins2, memory_order_relaxed) * 0.5 / c->prior_visits : 0;
+        unsigned pv = node_prior_visits(c);
+        k->prior = pv ? atomic_load_explicit(&c->prior_wins2, memory_order_relaxed) * 0.5 / pv : 0;
         k->score_lead = v ? (double)atomic_load_explicit(&c->score_sum2, memory_order_relaxed) / (2.0 * v) : 0;
         k->pv_length = 0;
     }

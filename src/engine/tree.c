@@ -93,7 +93,7 @@ static void node_init(tree_node *n, tg_point move, tg_color color)
     n->move = (int16_t)move;
     n->color = (uint8_t)color;
     n->child_count = 0;
-    n->prior_visits = 0;
+    atomic_init(&n->prior_visits, 0);
     atomic_init(&n->prior_wins2, 0);
     atomic_init(&n->policy, 0);
 }
@@ -165,6 +165,14 @@ static void tactical_priors(priors *n, const move_features *f)
  * +31 Elo against the hand priors, 0.5 +78). */
 #define MODEL_PRIOR_VISITS 20
 
+/* The model's share of a move's prior wins (in half-wins): model_visits at
+ * r^a / (r^a + 1), where r is its strength over its siblings' mean. */
+static int model_share(double r, int model_visits)
+{
+    double ra = sqrt(r);
+    return (int)(2 * model_visits * ra / (ra + 1) + 0.5);
+}
+
 /* The priors of c playing p, whose strength is r times its siblings' mean
  * (0 for a pass) */
 static priors priors_of(const tg_board *b, tg_point p, const move_features *f, double r, int model_visits)
@@ -175,9 +183,8 @@ static priors priors_of(const tg_board *b, tg_point p, const move_features *f, d
         pr.wins2 = 2; /* 1 win in 10: 10% */
         return pr;
     }
-    double ra = sqrt(r);
     n->visits += model_visits;
-    n->wins2 += (int)(2 * model_visits * ra / (ra + 1) + 0.5);
+    n->wins2 += model_share(r, model_visits);
     tactical_priors(n, f);
     if (pattern_match(b, p))
         prior_add(n, 10, true);
@@ -197,35 +204,6 @@ static priors priors_of(const tg_board *b, tg_point p, const move_features *f, d
             prior_add(n, 20, true);
     }
     return pr;
-}
-
-/* The policy network's strengths of the candidates (gamma[] in: the move
- * model's, which the network reads; out: the network's probabilities
- * relative to their mean over the candidates).  Seen under one of the eight
- * symmetries, chosen by the position, so that a position always gets the
- * same verdict and the network's leanings average out over many. */
-static bool network_priors(const tg_board *b, const tree_expand_context *ctx, const tg_point *moves, int count,
-                           float *gamma)
-{
-    int n = b->size;
-    float planes[TG_MAX_SIZE * TG_MAX_SIZE * POLICY_PLANES], logits[TG_MAX_SIZE * TG_MAX_SIZE];
-    policy_net_planes_from(b, ctx->to_move, ctx->last2, moves, gamma, count, planes);
-    policy_net_eval(ctx->policy, planes, n, (int)(b->hash >> 61), logits, NULL, NULL, false);
-    float top = -1e30f;
-    for (int i = 0; i < count; i++) {
-        float l = logits[tg_point_y(b, moves[i]) * n + tg_point_x(b, moves[i])];
-        gamma[i] = l;
-        if (l > top)
-            top = l;
-    }
-    double sum = 0;
-    for (int i = 0; i < count; i++)
-        sum += gamma[i] = expf(gamma[i] - top);
-    if (!(sum > 0))
-        return false;
-    for (int i = 0; i < count; i++)
-        gamma[i] = (float)(gamma[i] * count / sum);
-    return true;
 }
 
 /* The move model's features and strength of each of the count moves; the
@@ -294,7 +272,7 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
         node_init(child, moves[i], ctx->to_move);
         bool pass = i == count - 1;
         priors pr = priors_of(b, moves[i], pass ? NULL : &feat[i], pass ? 0 : gamma[i] * scale, model_visits(ctx));
-        child->prior_visits = (uint16_t)pr.visits;
+        atomic_init(&child->prior_visits, (uint16_t)pr.visits);
         atomic_init(&child->prior_wins2, (uint16_t)pr.wins2);
         atomic_init(&child->policy, (uint16_t)(pass || sum <= 0 ? 0 : 65535 * gamma[i] / sum + 0.5));
     }
@@ -304,35 +282,138 @@ bool tree_expand(tree_pool *pool, uint32_t index, const tree_expand_context *ctx
     return true;
 }
 
-bool tree_apply_network(tree_pool *pool, uint32_t index, const tree_expand_context *ctx)
+/* splitmix64's finalizer: a 64-bit value well mixed */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* The key of everything the network's planes read (policy_net_planes_from):
+ * the stones, the mover, the ko point, the last two moves, the candidates
+ * (which the root's rules may narrow); the model's strengths follow from
+ * these.  Never 0. */
+static uint64_t net_key(const tg_board *b, tg_color c, tg_point last2, const int16_t *moves, int count)
+{
+    uint64_t k = mix64(b->hash ^ (uint64_t)b->size << 56);
+    k = mix64(k ^ ((uint64_t)c << 48) ^ ((uint64_t)(uint16_t)(b->ko_color == c ? b->ko_point : -1) << 32) ^
+              ((uint64_t)(uint16_t)b->last_move << 16) ^ (uint16_t)last2);
+    uint64_t set = 0;
+    for (int i = 0; i < count; i++)
+        set += mix64((uint64_t)moves[i] + 0x9e3779b97f4a7c15ULL);
+    k = mix64(k ^ set ^ (uint64_t)count);
+    return k ? k : 1;
+}
+
+/* The network's verdict to req's node and its children. */
+static void give_verdict(tree_pool *pool, const tree_net_request *req, const float *logits, float winrate)
+{
+    int n = req->size, count = req->count;
+    float gamma[TG_MAX_POINTS], top = -1e30f;
+    for (int i = 0; i < count; i++) {
+        int p = req->moves[i], x = p % req->stride - 1, y = p / req->stride - 1; /* tg_point_x, _y */
+        gamma[i] = logits[y * n + x];
+        if (gamma[i] > top)
+            top = gamma[i];
+    }
+    double sum = 0;
+    for (int i = 0; i < count; i++)
+        sum += gamma[i] = expf(gamma[i] - top);
+    tree_node *node = tree_at(pool, req->node);
+    if (req->value_visits > 0 && node->color != TG_EMPTY && winrate >= 0 && winrate <= 1) {
+        /* the value head's verdict, for the side to move here, as prior
+         * results of the node for its mover (not the root's: it has no
+         * mover, nor siblings to be chosen among) */
+        unsigned v = node_prior_visits(node), w2 = atomic_load_explicit(&node->prior_wins2, memory_order_relaxed);
+        unsigned add = (unsigned)req->value_visits, add2 = (unsigned)(2 * add * (1 - winrate) + 0.5);
+        if (v + add <= UINT16_MAX && w2 + add2 <= UINT16_MAX) {
+            atomic_store_explicit(&node->prior_wins2, (uint16_t)(w2 + add2), memory_order_relaxed);
+            atomic_store_explicit(&node->prior_visits, (uint16_t)(v + add), memory_order_relaxed);
+        }
+    }
+    uint32_t first = atomic_load_explicit(&node->first_child, memory_order_acquire);
+    if (!(sum > 0))
+        return; /* no verdict (cannot happen with finite logits): the model's priors stay */
+    /* the network's strengths relative to their mean (1) */
+    for (int i = 0; i < count; i++) {
+        tree_node *child = tree_at(pool, first + (uint32_t)i);
+        double r = gamma[i] * count / sum;
+        /* from what the child has, which may hold its own value head's
+         * verdict by now (a request that waited in a batch) */
+        int wins2 = atomic_load_explicit(&child->prior_wins2, memory_order_relaxed) - req->model_wins2[i];
+        wins2 = (wins2 < 0 ? 0 : wins2) + model_share(r, req->model_visits);
+        atomic_store_explicit(&child->prior_wins2, (uint16_t)(wins2 > UINT16_MAX ? UINT16_MAX : wins2),
+                              memory_order_relaxed);
+        atomic_store_explicit(&child->policy, (uint16_t)(65535.0 * gamma[i] / sum + 0.5), memory_order_relaxed);
+    }
+}
+
+int tree_net_prepare(tree_pool *pool, uint32_t index, const tree_expand_context *ctx, tree_net_request *req)
 {
     tree_node *node = tree_at(pool, index);
     uint32_t first = atomic_load_explicit(&node->first_child, memory_order_acquire);
     if (!ctx->policy || !first || node->child_count < 3) /* no choice but between a move and the pass */
-        return false;
+        return TREE_NET_NONE;
     uint8_t expected = TREE_EXPANDED;
     if (!atomic_compare_exchange_strong(&node->expanding, &expected, TREE_NETTED))
-        return false;
+        return TREE_NET_NONE;
     const tg_board *b = ctx->board;
     int count = node->child_count - 1; /* the pass is the last child */
     tg_point moves[TG_MAX_POINTS];
     for (int i = 0; i < count; i++)
-        moves[i] = tree_at(pool, first + (uint32_t)i)->move;
+        req->moves[i] = (int16_t)(moves[i] = tree_at(pool, first + (uint32_t)i)->move);
+    req->node = index;
+    req->count = count;
+    req->size = b->size;
+    req->stride = b->stride;
+    req->symmetry = (int)(b->hash >> 61);
+    req->model_visits = model_visits(ctx);
+    req->value_visits = ctx->net_value_visits;
+    /* the move model's share of the priors, as the expansion gave it (the
+     * same position, the same features), to be replaced by the network's:
+     * the other priors stay */
     move_features feat[TG_MAX_POINTS];
     float gamma[TG_MAX_POINTS];
-    model_strengths(b, ctx, moves, count, feat, gamma);
-    if (!network_priors(b, ctx, moves, count, gamma))
-        return false;
-    /* gamma[] now holds the network's strengths, their mean 1; the other
-     * priors are what the expansion gave (the same position, the same
-     * features), so only the model's share and the policy change */
-    for (int i = 0; i < count; i++) {
-        tree_node *child = tree_at(pool, first + (uint32_t)i);
-        priors pr = priors_of(b, moves[i], &feat[i], gamma[i], model_visits(ctx));
-        atomic_store_explicit(&child->prior_wins2, (uint16_t)pr.wins2, memory_order_relaxed);
-        atomic_store_explicit(&child->policy, (uint16_t)(65535.0 * gamma[i] / count + 0.5), memory_order_relaxed);
+    double sum = model_strengths(b, ctx, moves, count, feat, gamma);
+    double scale = sum > 0 ? count / sum : 0;
+    for (int i = 0; i < count; i++)
+        req->model_wins2[i] = (uint16_t)model_share(gamma[i] * scale, req->model_visits);
+    req->key = net_key(b, ctx->to_move, ctx->last2, req->moves, count);
+    float logits[TG_MAX_SIZE * TG_MAX_SIZE], winrate;
+    if (policy_net_cache_get(req->key, b->size, logits, &winrate)) {
+        give_verdict(pool, req, logits, winrate);
+        return TREE_NET_DONE;
     }
-    return true;
+    policy_net_planes_from(b, ctx->to_move, ctx->last2, moves, gamma, count, req->planes);
+    return TREE_NET_PENDING;
+}
+
+void tree_net_finish(tree_pool *pool, const tree_net_request *req, const float *logits, float winrate)
+{
+    policy_net_cache_put(req->key, req->size, logits, winrate);
+    give_verdict(pool, req, logits, winrate);
+}
+
+void tree_net_abandon(tree_pool *pool, const tree_net_request *req)
+{
+    uint8_t expected = TREE_NETTED;
+    atomic_compare_exchange_strong(&tree_at(pool, req->node)->expanding, &expected, TREE_EXPANDED);
+}
+
+bool tree_apply_network(tree_pool *pool, uint32_t index, const tree_expand_context *ctx)
+{
+    tree_net_request *req = malloc(sizeof *req);
+    if (!req)
+        return false;
+    int r = tree_net_prepare(pool, index, ctx, req);
+    if (r == TREE_NET_PENDING) {
+        float logits[TG_MAX_SIZE * TG_MAX_SIZE], winrate;
+        policy_net_eval(ctx->policy, req->planes, req->size, req->symmetry, logits, NULL, &winrate, false);
+        tree_net_finish(pool, req, logits, winrate);
+    }
+    free(req);
+    return r != TREE_NET_NONE;
 }
 
 bool tree_minimax_update(const tree_pool *pool, uint32_t index)
@@ -366,7 +447,7 @@ static void copy_stats(tree_node *to, const tree_node *from)
     atomic_init(&to->value_sum, atomic_load((_Atomic uint32_t *)&from->value_sum));
     atomic_init(&to->leaf_value, atomic_load((_Atomic uint16_t *)&from->leaf_value));
     atomic_init(&to->minimax, atomic_load((_Atomic uint16_t *)&from->minimax));
-    to->prior_visits = from->prior_visits;
+    atomic_init(&to->prior_visits, node_prior_visits(from));
     atomic_init(&to->prior_wins2, atomic_load_explicit((_Atomic uint16_t *)&from->prior_wins2, memory_order_relaxed));
     atomic_init(&to->policy, atomic_load_explicit((_Atomic uint16_t *)&from->policy, memory_order_relaxed));
 }

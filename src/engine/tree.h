@@ -7,6 +7,7 @@
 
 #include <stdatomic.h>
 
+#include "engine/policy_net.h"
 #include "tengen/board.h"
 
 /* On 13x13 and up, is p one of the opening points (3-3, 3-4, 4-4, 3-5,
@@ -38,7 +39,8 @@ typedef struct tree_node {
     uint8_t color;                 /* who played move */
     int16_t move;                  /* the point, or TG_PASS */
     uint16_t child_count;
-    uint16_t prior_visits;
+    _Atomic uint16_t prior_visits; /* changes once too, where the network's value head
+                                      counts (tree_expand_context.net_value_visits) */
     /* the priors' wins and the probability among its siblings (in
      * 1/65535) change once after the node is published, when the policy
      * network replaces the move model's verdict (tree_apply_network) */
@@ -62,6 +64,11 @@ typedef struct tree_node {
  * a won playout) is a uint32 and the search's playout count an int; about
  * 14 hours of one 9x9 position on two threads. */
 #define SEARCH_MAX_VISITS 2000000000u
+
+static inline unsigned node_prior_visits(const tree_node *n)
+{
+    return atomic_load_explicit((_Atomic uint16_t *)&n->prior_visits, memory_order_relaxed);
+}
 
 /* The node's wins (for the mover): the playouts' results and, at weight
  * lambda, the value function's verdicts on the leaves below it. */
@@ -114,6 +121,10 @@ typedef struct tree_expand_context {
     /* the policy network for this board (NULL: none), for
      * tree_apply_network; tree_expand gives the move model's priors */
     const struct policy_net *policy;
+    /* where > 0, the network's winrate of the node's position counts as
+     * this many more prior visits of the node (not the root) for its
+     * mover, when the node is given the network's priors */
+    int net_value_visits;
 } tree_expand_context;
 
 /* A node's expansion state (tree_node.expanding). */
@@ -123,13 +134,44 @@ enum { TREE_LEAF = 0, TREE_EXPANDED = 1, TREE_NETTED = 2 };
  * the node a leaf) when another thread is expanding it or the pool is full. */
 bool tree_expand(tree_pool *pool, uint32_t n, const tree_expand_context *ctx);
 
-/* Give the children of expanded node n the policy network's priors
- * (ctx->policy, for ctx->board at n) in place of the move model's: the
- * model's share of the priors (MODEL_PRIOR_VISITS at r^a / (r^a + 1)) and
- * the PUCT term's probability now read the network's strength r, the rest
- * stay.  Once per node: false when it has had them, another thread is
- * giving them, or there is nothing to choose between.  The search calls it
- * where a node has earned the network's cost (search.c). */
+/* The policy network's priors for the children of an expanded node, in
+ * place of the move model's: the model's share of the priors
+ * (MODEL_PRIOR_VISITS at r^a / (r^a + 1)) and the PUCT term's probability
+ * read the network's strength r, the rest stay.  Once per node.  In three
+ * steps, so that the search may gather the evaluations of several
+ * threads into one batch (search.c):
+ *
+ * tree_net_prepare claims node n (for ctx->board, ctx->policy) and fills
+ * req: TREE_NET_NONE when there is nothing to do (it has had them, another
+ * thread is giving them, no network, or no choice but between a move and
+ * the pass); TREE_NET_DONE when the network's verdict on this position was
+ * in the cache by position (policy_net_cache_get) and the node has it now;
+ * TREE_NET_PENDING when req->planes wait for the network.
+ * tree_net_finish gives a pending request's node the network's logits
+ * (and keeps them in the cache); tree_net_abandon gives the node back
+ * unevaluated (a search that stops with requests waiting), so that a
+ * later search may claim it again.  req->node indexes the pool it was
+ * prepared in, which must not be copied or reset in between. */
+enum { TREE_NET_NONE, TREE_NET_DONE, TREE_NET_PENDING };
+typedef struct tree_net_request {
+    uint32_t node;
+    int count;                        /* candidates (the pass, the last child, is not one) */
+    int size, stride;                 /* the board's (tg_board) */
+    int symmetry;                     /* the network sees the board under this one */
+    int model_visits;
+    int value_visits;                 /* tree_expand_context.net_value_visits */
+    uint64_t key;                     /* for the cache by position */
+    int16_t moves[TG_MAX_POINTS];
+    uint16_t model_wins2[TG_MAX_POINTS]; /* the move model's share of each child's prior wins */
+    float planes[TG_MAX_SIZE * TG_MAX_SIZE * POLICY_PLANES];
+} tree_net_request;
+
+int tree_net_prepare(tree_pool *pool, uint32_t n, const tree_expand_context *ctx, tree_net_request *req);
+void tree_net_finish(tree_pool *pool, const tree_net_request *req, const float *logits, float winrate);
+void tree_net_abandon(tree_pool *pool, const tree_net_request *req);
+
+/* The three steps at once, the evaluation on this thread: true when node n
+ * got the network's priors. */
 bool tree_apply_network(tree_pool *pool, uint32_t n, const tree_expand_context *ctx);
 
 /* A verdict (0..1) as a node keeps it (leaf_value, minimax): in 1/65534,
