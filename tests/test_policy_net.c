@@ -304,6 +304,16 @@ static void test_planes(void **state)
 #undef AT
 }
 
+/* b: an empty 19x19 board with the first `count` of an opening's stones,
+ * Black first (Q16 D4 Q3 D16 R5 C14 O17). */
+static void opening_board(tg_board *b, int count)
+{
+    static const char *const stones[] = {"Q16", "D4", "Q3", "D16", "R5", "C14", "O17"};
+    tg_board_init(b, N);
+    for (int i = 0; i < count; i++)
+        assert_int_equal(tg_board_play(b, ts_vertex(N, stones[i]), i % 2 ? TG_WHITE : TG_BLACK), TG_OK);
+}
+
 static void test_tree_gets_network(void **state)
 {
     (void)state;
@@ -312,10 +322,7 @@ static void test_tree_gets_network(void **state)
     policy_net_file *f = load_trained();
     const policy_net *net = policy_net_of(f);
     tg_board b;
-    tg_board_init(&b, N);
-    static const char *const stones[] = {"Q16", "D4", "Q3", "D16", "R5", "C14"};
-    for (int i = 0; i < 6; i++)
-        assert_int_equal(tg_board_play(&b, ts_vertex(N, stones[i]), i % 2 ? TG_WHITE : TG_BLACK), TG_OK);
+    opening_board(&b, 6);
     tree_pool pool;
     assert_true(tree_pool_init(&pool, (size_t)8 << 20));
     uint32_t root = tree_new_root(&pool);
@@ -476,10 +483,7 @@ static void test_cache(void **state)
     policy_net_file *f = load_trained();
     const policy_net *net = policy_net_of(f);
     tg_board b;
-    tg_board_init(&b, N);
-    static const char *const stones[] = {"Q16", "D4", "Q3", "D16", "R5", "C14", "O17"};
-    for (int i = 0; i < 7; i++)
-        assert_int_equal(tg_board_play(&b, ts_vertex(N, stones[i]), i % 2 ? TG_WHITE : TG_BLACK), TG_OK);
+    opening_board(&b, 7);
     policy_net_cache_clear();
     uint64_t h0, m0, h1, m1;
     static uint32_t first[TG_MAX_POINTS + 1], again[TG_MAX_POINTS + 1], other[TG_MAX_POINTS + 1];
@@ -531,10 +535,7 @@ static void test_value_visits(void **state)
     policy_net_file *f = load_trained();
     const policy_net *net = policy_net_of(f);
     tg_board b;
-    tg_board_init(&b, N);
-    static const char *const stones[] = {"Q16", "D4", "Q3", "D16"};
-    for (int i = 0; i < 4; i++)
-        assert_int_equal(tg_board_play(&b, ts_vertex(N, stones[i]), i % 2 ? TG_WHITE : TG_BLACK), TG_OK);
+    opening_board(&b, 4);
     static uint32_t plain[TG_MAX_POINTS + 1];
     netted_priors(net, &b, TG_BLACK, ts_vertex(N, "Q3"), plain); /* without the value head */
     tree_pool pool;
