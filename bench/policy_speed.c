@@ -71,6 +71,9 @@ static void *evaluate_batches(void *arg)
     float win[16], *out[16];
     const float *in[16];
     int sym[16];
+    float *scratch = malloc(policy_net_batch_floats(batch) * sizeof *scratch);
+    if (!scratch)
+        return NULL;
     double end = now() + seconds;
     for (long k = 0; now() < end; k += batch) {
         for (int i = 0; i < batch; i++) {
@@ -78,10 +81,11 @@ static void *evaluate_batches(void *arg)
             sym[i] = (int)((k + i) % 8);
             out[i] = logits[i];
         }
-        if (!policy_net_eval_batch(net, batch, in, N, sym, out, win))
-            return NULL;
+        if (!policy_net_eval_batch(net, batch, in, N, sym, out, win, scratch))
+            break;
         *count += batch;
     }
+    free(scratch);
     return NULL;
 }
 

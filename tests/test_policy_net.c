@@ -444,13 +444,18 @@ static void test_batch(void **state)
         out[i] = many[i];
         sym[i] = (3 * i + 1) % 8;
     }
-    assert_true(policy_net_eval_batch(net, B, in, N, sym, out, win));
+    float *scratch = malloc(policy_net_batch_floats(B) * sizeof *scratch);
+    assert_non_null(scratch);
+    /* the scratch dirty, as a batch before this one leaves it */
+    memset(scratch, 0x7f, policy_net_batch_floats(B) * sizeof *scratch);
+    assert_true(policy_net_eval_batch(net, B, in, N, sym, out, win, scratch));
     for (int i = 0; i < B; i++) {
         policy_net_eval(net, planes[i], N, sym[i], one, NULL, &win_one, false);
         assert_memory_equal(one, many[i], sizeof one);
         assert_memory_equal(&win_one, &win[i], sizeof win_one);
     }
-    assert_false(policy_net_eval_batch(net, POLICY_MAX_BATCH + 1, in, N, sym, out, win));
+    assert_false(policy_net_eval_batch(net, POLICY_MAX_BATCH + 1, in, N, sym, out, win, scratch));
+    free(scratch);
     policy_net_free(f);
 }
 

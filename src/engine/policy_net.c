@@ -168,36 +168,46 @@ void policy_net_eval(const policy_net *net, const float *planes, int n, int t, f
     heads(net, h[cur], n, t, logits, pass_logit, winrate);
 }
 
+size_t policy_net_batch_floats(int count)
+{
+    return (size_t)(count > 0 ? count : 0) * (PAD * PAD * P + 2 * PAD * PAD * C);
+}
+
 bool policy_net_eval_batch(const policy_net *net, int count, const float *const *planes, int n, const int *t,
-                           float *const *logits, float *winrate)
+                           float *const *logits, float *winrate, float *scratch)
 {
     if (count <= 0)
         return true;
-    if (count > POLICY_MAX_BATCH)
+    if (count > POLICY_MAX_BATCH || !scratch)
         return false;
-    /* a position's input and two activations, side by side for the batch */
+    /* a position's input and two activations, side by side for the batch,
+     * zero where they are read and not written (the border), as
+     * policy_net_eval's */
     enum { IN = PAD * PAD * P, ACT = PAD * PAD * C, ONE = IN + 2 * ACT };
-    float *buf = calloc((size_t)count * ONE, sizeof(float));
-    if (!buf)
-        return false;
-    for (int i = 0; i < count; i++)
-        load_input(planes[i], n, t[i], buf + (size_t)i * ONE);
+    for (int i = 0; i < count; i++) {
+        float *at = scratch + (size_t)i * ONE;
+        memset(at, 0, sizeof(float) * (size_t)((n + 2) * PAD * P));
+        memset(at + IN, 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
+        memset(at + IN + ACT, 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
+        load_input(planes[i], n, t[i], at);
+    }
     /* layer by layer over the batch: each layer's weights are read for all
      * its positions while they are in the cache */
     for (int i = 0; i < count; i++)
-        nn_conv3x3(buf + (size_t)i * ONE, P, net->in_w, net->in_b, false, buf + (size_t)i * ONE + IN, n, false);
+        nn_conv3x3(scratch + (size_t)i * ONE, P, net->in_w, net->in_b, false, scratch + (size_t)i * ONE + IN, n,
+                   false);
     int cur = 0;
     for (int k = 0; k < net->blocks; k++) {
         const float *w = net->block_w + (size_t)k * 9 * C * C, *b = net->block_b + (size_t)k * C;
         for (int i = 0; i < count; i++) {
-            float *h = buf + (size_t)i * ONE + IN;
+            float *h = scratch + (size_t)i * ONE + IN;
             nn_conv3x3(h + cur * ACT, C, w, b, true, h + (1 - cur) * ACT, n, false);
         }
         cur = 1 - cur;
     }
     for (int i = 0; i < count; i++)
-        heads(net, buf + (size_t)i * ONE + IN + cur * ACT, n, t[i], logits[i], NULL, winrate ? &winrate[i] : NULL);
-    free(buf);
+        heads(net, scratch + (size_t)i * ONE + IN + cur * ACT, n, t[i], logits[i], NULL,
+              winrate ? &winrate[i] : NULL);
     return true;
 }
 

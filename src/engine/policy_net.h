@@ -72,12 +72,15 @@ void policy_net_eval(const policy_net *net, const float *planes, int n, int t, f
 
 /* The same for count positions at once (at most POLICY_MAX_BATCH), layer by
  * layer over the batch: planes[i] under symmetry t[i] gives logits[i]
- * and winrate[i] (winrate may be NULL), the same floats as
- * policy_net_eval.  False, with nothing written, when there is no memory
- * for the batch's activations (113 KB a position). */
+ * and winrate[i] (winrate may be NULL), the very floats policy_net_eval
+ * gives.  scratch: the caller's policy_net_batch_floats(count) floats
+ * (113 KB a position; kept between calls, so that no batch pays for fresh
+ * pages).  False, with nothing written, for more than POLICY_MAX_BATCH or
+ * no scratch. */
 #define POLICY_MAX_BATCH 64
+size_t policy_net_batch_floats(int count);
 bool policy_net_eval_batch(const policy_net *net, int count, const float *const *planes, int n, const int *t,
-                           float *const *logits, float *winrate);
+                           float *const *logits, float *winrate, float *scratch);
 
 /* The network's verdicts kept by position, for the whole process (all the
  * searches of a server share them): the logits of the n x n points and the

@@ -114,9 +114,10 @@ tg_search *tg_search_new(const tg_search_options *opt)
     if (s->batch_size > 1) {
         s->batch = malloc((size_t)s->batch_size * sizeof *s->batch);
         s->batch_logits = malloc((size_t)s->batch_size * TG_MAX_SIZE * TG_MAX_SIZE * sizeof *s->batch_logits);
+        s->batch_scratch = malloc(policy_net_batch_floats(s->batch_size) * sizeof *s->batch_scratch);
     }
     if (!tree_pool_init(&s->pools[0], opt->max_memory / 2) ||
-        !tree_pool_init(&s->pools[1], opt->max_memory / 2) || (s->batch_size > 1 && (!s->batch || !s->batch_logits))) {
+        !tree_pool_init(&s->pools[1], opt->max_memory / 2) || (s->batch_size > 1 && (!s->batch || !s->batch_logits || !s->batch_scratch))) {
         tg_search_free(s);
         return NULL;
     }
@@ -135,6 +136,7 @@ void tg_search_free(tg_search *s)
     free(s->root_moves);
     free(s->batch);
     free(s->batch_logits);
+    free(s->batch_scratch);
     pthread_mutex_destroy(&s->batch_lock);
     free(s);
 }
@@ -418,9 +420,7 @@ static void ask_network(worker *w, tree_pool *pool, uint32_t n, const tree_expan
             sym[i] = s->batch[i].symmetry;
             out[i] = s->batch_logits + (size_t)i * TG_MAX_SIZE * TG_MAX_SIZE;
         }
-        if (!policy_net_eval_batch(s->policy, k, planes, s->batch[0].size, sym, out, win))
-            for (int i = 0; i < k; i++) /* no memory for the batch: one by one */
-                policy_net_eval(s->policy, planes[i], s->batch[i].size, sym[i], out[i], NULL, &win[i], false);
+        policy_net_eval_batch(s->policy, k, planes, s->batch[0].size, sym, out, win, s->batch_scratch);
         for (int i = 0; i < k; i++)
             tree_net_finish(pool, &s->batch[i], out[i], win[i]);
         s->batch_count = 0;

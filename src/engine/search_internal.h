@@ -50,6 +50,7 @@ struct tg_search {
     pthread_mutex_t batch_lock;
     tree_net_request *batch;
     float *batch_logits;               /* batch_size x TG_MAX_SIZE^2 */
+    float *batch_scratch;              /* policy_net_batch_floats(batch_size) */
     /* in this search: the nodes given the network's priors (evaluated or
      * from the cache by position), and the batches evaluated */
     _Atomic int net_given, net_batches;
