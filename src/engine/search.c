@@ -116,8 +116,9 @@ tg_search *tg_search_new(const tg_search_options *opt)
         s->batch_logits = malloc((size_t)s->batch_size * TG_MAX_SIZE * TG_MAX_SIZE * sizeof *s->batch_logits);
         s->batch_scratch = malloc(policy_net_batch_floats(s->batch_size) * sizeof *s->batch_scratch);
     }
-    if (!tree_pool_init(&s->pools[0], opt->max_memory / 2) ||
-        !tree_pool_init(&s->pools[1], opt->max_memory / 2) || (s->batch_size > 1 && (!s->batch || !s->batch_logits || !s->batch_scratch))) {
+    bool batch_ok = s->batch_size <= 1 || (s->batch && s->batch_logits && s->batch_scratch);
+    if (!tree_pool_init(&s->pools[0], opt->max_memory / 2) || !tree_pool_init(&s->pools[1], opt->max_memory / 2) ||
+        !batch_ok) {
         tg_search_free(s);
         return NULL;
     }
@@ -468,7 +469,8 @@ static int descend(worker *w, int *passes)
         if (s->policy && atomic_load_explicit(&n->expanding, memory_order_relaxed) == TREE_EXPANDED &&
             (depth == 0 || stat_get(&n->visits) >= s->policy_visits)) {
             tree_expand_context ctx = {&w->board, c, NULL, NULL, movers_previous(w),
-                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, false, s->policy, s->opt.policy_net_value};
+                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, false, s->policy,
+                                       s->opt.policy_net_value};
             ask_network(w, pool, node, &ctx, depth);
         }
         uint32_t child = select_child(pool, n, puct, s->lambda);
