@@ -390,6 +390,19 @@ static tg_point movers_previous(const worker *w)
     return w->moves.point[k - 2];
 }
 
+/* The context of the node w->board stands at, c to move: its priors'
+ * settings, and no legality beyond the board's (the expansion adds it). */
+static tree_expand_context node_context(const worker *w, tg_color c, tg_point last2)
+{
+    const tg_search *s = w->search;
+    return (tree_expand_context){.board = &w->board,
+                                 .to_move = c,
+                                 .last2 = last2,
+                                 .model_prior_visits = s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0,
+                                 .policy = s->policy,
+                                 .net_value_visits = s->opt.policy_net_value};
+}
+
 /* Give node n the policy network's priors (tree_net_prepare): from the
  * cache by position, else evaluated here, or, with batches, kept with the
  * other threads' requests until batch_size of them are waiting, when the
@@ -403,10 +416,8 @@ static void ask_network(worker *w, tree_pool *pool, uint32_t n, const tree_expan
         atomic_fetch_add_explicit(&s->net_given, 1, memory_order_relaxed);
     if (asked != TREE_NET_PENDING)
         return;
-    float logits[TG_MAX_SIZE * TG_MAX_SIZE], winrate;
     if (s->batch_size <= 1 || depth == 0) {
-        policy_net_eval(s->policy, w->req.planes, w->req.size, w->req.symmetry, logits, NULL, &winrate, false);
-        tree_net_finish(pool, &w->req, logits, winrate);
+        tree_net_evaluate(pool, &w->req, s->policy);
         atomic_fetch_add_explicit(&s->net_given, 1, memory_order_relaxed);
         return;
     }
@@ -458,19 +469,17 @@ static int descend(worker *w, int *passes)
                 for (int i = 1; i <= depth && !w->one_more_seen; i++)
                     w->one_more_seen = w->path_stones[i] == more;
             }
-            tree_expand_context ctx = {&w->board, c,
-                                       depth == 0 ? root_legal : s->superko ? tree_legal : NULL,
-                                       depth == 0 ? (void *)s : (void *)w, last2,
-                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, depth > 0 && s->superko,
-                                       s->policy, s->opt.policy_net_value};
+            tree_expand_context ctx = node_context(w, c, last2);
+            /* the moves the rules allow: at the root the game's, below it the search's superko */
+            ctx.legal = depth == 0 ? root_legal : s->superko ? tree_legal : NULL;
+            ctx.legal_ctx = depth == 0 ? (void *)s : (void *)w;
+            ctx.eye_fills = depth > 0 && s->superko;
             if (!tree_expand(pool, node, &ctx))
                 break;
         }
         if (s->policy && atomic_load_explicit(&n->expanding, memory_order_relaxed) == TREE_EXPANDED &&
             (depth == 0 || stat_get(&n->visits) >= s->policy_visits)) {
-            tree_expand_context ctx = {&w->board, c, NULL, NULL, movers_previous(w),
-                                       s->lambda > 0 ? VALUE_MODEL_PRIOR_VISITS : 0, false, s->policy,
-                                       s->opt.policy_net_value};
+            tree_expand_context ctx = node_context(w, c, movers_previous(w));
             ask_network(w, pool, node, &ctx, depth);
         }
         uint32_t child = select_child(pool, n, puct, s->lambda);

@@ -395,6 +395,13 @@ void tree_net_finish(tree_pool *pool, const tree_net_request *req, const float *
     give_verdict(pool, req, logits, winrate);
 }
 
+void tree_net_evaluate(tree_pool *pool, const tree_net_request *req, const struct policy_net *net)
+{
+    float logits[TG_MAX_SIZE * TG_MAX_SIZE], winrate;
+    policy_net_eval(net, req->planes, req->size, req->symmetry, logits, NULL, &winrate, false);
+    tree_net_finish(pool, req, logits, winrate);
+}
+
 void tree_net_abandon(tree_pool *pool, const tree_net_request *req)
 {
     uint8_t expected = TREE_NETTED;
@@ -407,11 +414,8 @@ bool tree_apply_network(tree_pool *pool, uint32_t index, const tree_expand_conte
     if (!req)
         return false;
     int r = tree_net_prepare(pool, index, ctx, req);
-    if (r == TREE_NET_PENDING) {
-        float logits[TG_MAX_SIZE * TG_MAX_SIZE], winrate;
-        policy_net_eval(ctx->policy, req->planes, req->size, req->symmetry, logits, NULL, &winrate, false);
-        tree_net_finish(pool, req, logits, winrate);
-    }
+    if (r == TREE_NET_PENDING)
+        tree_net_evaluate(pool, req, ctx->policy);
     free(req);
     return r != TREE_NET_NONE;
 }

@@ -169,6 +169,8 @@ typedef struct tree_net_request {
 int tree_net_prepare(tree_pool *pool, uint32_t n, const tree_expand_context *ctx, tree_net_request *req);
 void tree_net_finish(tree_pool *pool, const tree_net_request *req, const float *logits, float winrate);
 void tree_net_abandon(tree_pool *pool, const tree_net_request *req);
+/* A pending request evaluated by net on this thread and finished. */
+void tree_net_evaluate(tree_pool *pool, const tree_net_request *req, const struct policy_net *net);
 
 /* The three steps at once, the evaluation on this thread: true when node n
  * got the network's priors. */
