@@ -71,7 +71,7 @@ static void *evaluate_batches(void *arg)
     float win[16], *out[16];
     const float *in[16];
     int sym[16];
-    float *scratch = malloc(policy_net_batch_floats(batch) * sizeof *scratch);
+    float *scratch = aligned_alloc(64, policy_net_batch_floats(batch) * sizeof *scratch);
     if (!scratch)
         return NULL;
     double end = now() + seconds;

@@ -147,30 +147,58 @@ static void heads(const policy_net *net, const float *h, int n, int t, float *lo
     }
 }
 
+/* A position's input and two activations, side by side, padded with zeros
+ * one point wide; each starts on a 64-byte line where the scratch does (an
+ * activation that straddles lines costs the vector loads 15%). */
+enum {
+    IN_FLOATS = (PAD * PAD * P + 15) / 16 * 16,
+    ACT_FLOATS = (PAD * PAD * C + 15) / 16 * 16,
+    ONE_FLOATS = IN_FLOATS + 2 * ACT_FLOATS
+};
+
+/* count positions through the tower, layer by layer (each layer's weights
+ * read for all of them while they are in the cache), and their heads;
+ * scratch holds count times ONE_FLOATS. */
+static void eval_positions(const policy_net *net, int count, const float *const *planes, int n, const int *t,
+                           float *const *logits, float *pass_logit, float *winrate, float *scratch, bool portable)
+{
+    for (int i = 0; i < count; i++) {
+        /* zero where read and not written: the border */
+        float *at = scratch + (size_t)i * ONE_FLOATS;
+        memset(at, 0, sizeof(float) * (size_t)((n + 2) * PAD * P));
+        memset(at + IN_FLOATS, 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
+        memset(at + IN_FLOATS + ACT_FLOATS, 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
+        load_input(planes[i], n, t[i], at);
+    }
+    for (int i = 0; i < count; i++) {
+        float *at = scratch + (size_t)i * ONE_FLOATS;
+        nn_conv3x3(at, P, net->in_w, net->in_b, false, at + IN_FLOATS, n, portable);
+    }
+    int cur = 0;
+    for (int k = 0; k < net->blocks; k++) {
+        const float *w = net->block_w + (size_t)k * 9 * C * C, *b = net->block_b + (size_t)k * C;
+        for (int i = 0; i < count; i++) {
+            float *h = scratch + (size_t)i * ONE_FLOATS + IN_FLOATS;
+            nn_conv3x3(h + cur * ACT_FLOATS, C, w, b, true, h + (1 - cur) * ACT_FLOATS, n, portable);
+        }
+        cur = 1 - cur;
+    }
+    for (int i = 0; i < count; i++)
+        heads(net, scratch + (size_t)i * ONE_FLOATS + IN_FLOATS + cur * ACT_FLOATS, n, t[i], logits[i],
+              pass_logit ? &pass_logit[i] : NULL, winrate ? &winrate[i] : NULL);
+}
+
 void policy_net_eval(const policy_net *net, const float *planes, int n, int t, float *logits, float *pass_logit,
                      float *winrate, bool portable)
 {
-    /* the input and two activations, padded with zeros (on the stack, as
-     * value.c's: 230 KB at most) */
-    float in[PAD * PAD * P];
-    float h[2][PAD * PAD * C];
-    memset(in, 0, sizeof(float) * (size_t)((n + 2) * PAD * P));
-    memset(h[0], 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
-    memset(h[1], 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
-    load_input(planes, n, t, in);
-    nn_conv3x3(in, P, net->in_w, net->in_b, false, h[0], n, portable);
-    int cur = 0;
-    for (int k = 0; k < net->blocks; k++) {
-        nn_conv3x3(h[cur], C, net->block_w + (size_t)k * 9 * C * C, net->block_b + (size_t)k * C, true,
-                   h[1 - cur], n, portable);
-        cur = 1 - cur;
-    }
-    heads(net, h[cur], n, t, logits, pass_logit, winrate);
+    /* on the stack, as value.c's: 230 KB */
+    _Alignas(64) float scratch[ONE_FLOATS];
+    eval_positions(net, 1, &planes, n, &t, &logits, pass_logit, winrate, scratch, portable);
 }
 
 size_t policy_net_batch_floats(int count)
 {
-    return (size_t)(count > 0 ? count : 0) * (PAD * PAD * P + 2 * PAD * PAD * C);
+    return (size_t)(count > 0 ? count : 0) * ONE_FLOATS;
 }
 
 bool policy_net_eval_batch(const policy_net *net, int count, const float *const *planes, int n, const int *t,
@@ -180,34 +208,7 @@ bool policy_net_eval_batch(const policy_net *net, int count, const float *const 
         return true;
     if (count > POLICY_MAX_BATCH || !scratch)
         return false;
-    /* a position's input and two activations, side by side for the batch,
-     * zero where they are read and not written (the border), as
-     * policy_net_eval's */
-    enum { IN = PAD * PAD * P, ACT = PAD * PAD * C, ONE = IN + 2 * ACT };
-    for (int i = 0; i < count; i++) {
-        float *at = scratch + (size_t)i * ONE;
-        memset(at, 0, sizeof(float) * (size_t)((n + 2) * PAD * P));
-        memset(at + IN, 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
-        memset(at + IN + ACT, 0, sizeof(float) * (size_t)((n + 2) * PAD * C));
-        load_input(planes[i], n, t[i], at);
-    }
-    /* layer by layer over the batch: each layer's weights are read for all
-     * its positions while they are in the cache */
-    for (int i = 0; i < count; i++)
-        nn_conv3x3(scratch + (size_t)i * ONE, P, net->in_w, net->in_b, false, scratch + (size_t)i * ONE + IN, n,
-                   false);
-    int cur = 0;
-    for (int k = 0; k < net->blocks; k++) {
-        const float *w = net->block_w + (size_t)k * 9 * C * C, *b = net->block_b + (size_t)k * C;
-        for (int i = 0; i < count; i++) {
-            float *h = scratch + (size_t)i * ONE + IN;
-            nn_conv3x3(h + cur * ACT, C, w, b, true, h + (1 - cur) * ACT, n, false);
-        }
-        cur = 1 - cur;
-    }
-    for (int i = 0; i < count; i++)
-        heads(net, scratch + (size_t)i * ONE + IN + cur * ACT, n, t[i], logits[i], NULL,
-              winrate ? &winrate[i] : NULL);
+    eval_positions(net, count, planes, n, t, logits, NULL, winrate, scratch, false);
     return true;
 }
 

@@ -73,8 +73,8 @@ void policy_net_eval(const policy_net *net, const float *planes, int n, int t, f
 /* The same for count positions at once (at most POLICY_MAX_BATCH), layer by
  * layer over the batch: planes[i] under symmetry t[i] gives logits[i]
  * and winrate[i] (winrate may be NULL), the very floats policy_net_eval
- * gives.  scratch: the caller's policy_net_batch_floats(count) floats
- * (113 KB a position; kept between calls, so that no batch pays for fresh
+ * gives.  scratch: the caller's policy_net_batch_floats(count) floats,
+ * best aligned to 64 bytes (113 KB a position; kept between calls, so that no batch pays for fresh
  * pages).  False, with nothing written, for more than POLICY_MAX_BATCH or
  * no scratch. */
 #define POLICY_MAX_BATCH 64
