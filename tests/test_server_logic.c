@@ -520,6 +520,141 @@ static void test_engine_stored_by_name_and_adjourned(void **state)
     server_free(s);
 }
 
+static void pause_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, ms % 1000 * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* ---- one engine job a game at a time -------------------------------------------- */
+
+/* The scripted engine (tests/fake_engines/fake_gtp.sh) with its words. */
+static void fake_engine(char *out, size_t len, const char *words)
+{
+    const char *src = getenv("TENGEN_SOURCE_DIR");
+    snprintf(out, len, "sh %s%sfake_engines/fake_gtp.sh %s", src && src[0] ? src : "",
+             src && src[0] ? "/tests/" : "", words);
+}
+
+/* A job still waiting in the pool's queue is taken back; one a worker has
+ * (or one never submitted) is not, and only the jobs not taken back are
+ * answered. */
+static void test_engine_pool_cancel(void **state)
+{
+    (void)state;
+    engine_pool *p = engine_pool_new(1, 4, fake_net());
+    assert_non_null(p);
+    engine_job *job[2];
+    for (int i = 0; i < 2; i++) {
+        job[i] = calloc(1, sizeof *job[i]);
+        assert_non_null(job[i]);
+        job[i]->id = (uint64_t)i + 1;
+        job[i]->game = 7;
+        fake_engine(job[i]->command, sizeof job[i]->command, "moves=E5 slow=1");
+        snprintf(job[i]->name, sizeof job[i]->name, "slow");
+        job[i]->setup = strdup("clear_board");
+        snprintf(job[i]->genmove, sizeof job[i]->genmove, "genmove b");
+        job[i]->timeout_ms = 30000;
+        assert_true(engine_pool_submit(p, job[i]));
+    }
+    /* the one worker has the first (or has not begun): the second waits */
+    assert_true(engine_pool_cancel(p, 2));
+    assert_false(engine_pool_cancel(p, 2));
+    assert_false(engine_pool_cancel(p, 99));
+    engine_job *done = NULL;
+    for (int i = 0; i < 600 && !done; i++) {
+        done = engine_pool_done(p);
+        if (!done)
+            pause_ms(50);
+    }
+    assert_non_null(done);
+    assert_int_equal(done->id, 1);
+    assert_true(done->ok);
+    assert_string_equal(done->move, "E5");
+    assert_false(engine_pool_cancel(p, 1)); /* answered */
+    engine_job_free(done);
+    engine_pool_free(p);
+}
+
+/* The position changes while the engine thinks (here the game is read
+ * again from the store, as after a write another node won): the stale
+ * answer is dropped and the engine asked once more, never a second job
+ * beside the first; asking beside it once filled the queue with stale
+ * searches that each asked again when they came back (serve_nodes). */
+static void test_engine_asked_once_when_the_position_changes(void **state)
+{
+    (void)state;
+    char db[256];
+    db_path(db, sizeof db, 13);
+    server_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.db_path = db;
+    cfg.listen_addr = "127.0.0.1";
+    cfg.engines = 1;
+    cfg.tengen_command = "/bin/false";
+    cfg.max_connections = 100;
+    cfg.quiet = true;
+    cfg.extra[0].name = "slow";
+    char log[128], words[192], command[512];
+    snprintf(log, sizeof log, "%s/slow-engine.log", dir);
+    snprintf(words, sizeof words, "moves=E5,C3,G7 slow=1 log=%s", log);
+    fake_engine(command, sizeof command, words);
+    cfg.extra[0].command = command;
+    cfg.extra_count = 1;
+    char err[256];
+    server *s = server_new(&cfg, err, sizeof err);
+    if (!s)
+        fail_msg("server_new: %s", err);
+    peer a = connect_peer("10.0.0.1");
+    json_t *m = NULL;
+    char token[128];
+    guest_token(s, &a, 1, token, sizeof token);
+    say(s, &a, "{\"type\":\"engine.play\",\"id\":2,\"engine\":\"slow\",\"settings\":{\"size\":9,\"color\":\"white\"}}");
+    assert_true(answered_ok(&a, 2, &m));
+    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    live *lv = live_get(s, g);
+    assert_non_null(lv);
+    uint64_t first = lv->engine_job;
+    assert_int_not_equal(first, 0);
+    assert_int_equal(s->engine_jobs, 1);
+    /* the engine has the job: its genmove (of a second) has begun */
+    bool thinking = false;
+    for (int i = 0; i < 600 && !thinking; i++) {
+        FILE *f = fopen(log, "r");
+        char line[256];
+        while (f && fgets(line, sizeof line, f))
+            thinking |= !strncmp(line, "genmove", 7);
+        if (f)
+            fclose(f);
+        if (!thinking)
+            pause_ms(20);
+    }
+    assert_true(thinking);
+    int epoch = lv->epoch;
+    game_recover(s, lv);
+    server_settle(s);
+    lv = live_get(s, g);
+    assert_non_null(lv);
+    assert_int_not_equal(lv->epoch, epoch);
+    /* the job the engine has is awaited, not asked again beside it */
+    assert_int_equal(lv->engine_job, first);
+    assert_int_equal(s->engine_jobs, 1);
+    ask_engine(s, lv);
+    assert_int_equal(s->engine_jobs, 1);
+    for (int i = 0; i < 600 && tg_game_move_count(lv->r->game) == 0; i++) {
+        pause_ms(50);
+        game_engine_answers(s);
+        server_settle(s);
+        lv = live_get(s, g);
+        assert_non_null(lv);
+    }
+    assert_int_equal(tg_game_move_count(lv->r->game), 1);
+    assert_int_equal(lv->engine_job, 0); /* White's turn: nothing asked */
+    assert_int_equal(s->engine_jobs, 2); /* the stale search and the one answered */
+    drop(&a);
+    server_free(s);
+}
+
 /* ---- open challenges survive a restart ------------------------------------------- */
 
 static void test_challenges_survive_a_restart(void **state)
@@ -901,12 +1036,6 @@ static void test_tournament(void **state)
 
 /* ---- PostgreSQL: connections lost and made again -------------------------------- */
 
-static void pause_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, ms % 1000 * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 static void move(server *s, peer *p, int id, json_int_t game, const char *vertex)
 {
     say(s, p, "{\"type\":\"game.move\",\"id\":%d,\"game\":%lld,\"move\":\"%s\"}", id,
@@ -1184,6 +1313,8 @@ int main(void)
         cmocka_unit_test(test_wal_checkpointed_after_token_hellos),
         cmocka_unit_test(test_names_unique_whatever_their_case),
         cmocka_unit_test(test_engine_stored_by_name_and_adjourned),
+        cmocka_unit_test(test_engine_pool_cancel),
+        cmocka_unit_test(test_engine_asked_once_when_the_position_changes),
         cmocka_unit_test(test_challenges_survive_a_restart),
         cmocka_unit_test(test_rated_games),
         cmocka_unit_test(test_documents),

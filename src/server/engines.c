@@ -153,6 +153,28 @@ bool engine_pool_submit(engine_pool *p, engine_job *job)
     return ok;
 }
 
+bool engine_pool_cancel(engine_pool *p, uint64_t id)
+{
+    pthread_mutex_lock(&p->lock);
+    engine_job *prev = NULL, *job = p->queue;
+    while (job && job->id != id) {
+        prev = job;
+        job = job->next;
+    }
+    if (job) {
+        if (prev)
+            prev->next = job->next;
+        else
+            p->queue = job->next;
+        if (p->queue_tail == job)
+            p->queue_tail = prev;
+        p->queued--;
+    }
+    pthread_mutex_unlock(&p->lock);
+    engine_job_free(job);
+    return job != NULL;
+}
+
 bool engine_pool_has_room(engine_pool *p)
 {
     pthread_mutex_lock(&p->lock);

@@ -16,6 +16,7 @@
 
 typedef struct engine_job {
     struct engine_job *next;
+    uint64_t id;              /* the server's number for it (engine_pool_cancel) */
     int64_t game;
     int epoch;                /* the game's position count when asked: a stale answer is dropped */
     char command[512];        /* the engine's command line (/bin/sh -c) */
@@ -36,6 +37,9 @@ typedef struct engine_pool engine_pool;
 engine_pool *engine_pool_new(int workers, int queue_max, net *wake);
 /* Queue a job (the pool takes it); false when the queue is full. */
 bool engine_pool_submit(engine_pool *p, engine_job *job);
+/* Take back a job still waiting in the queue (freed); false when a worker
+ * has it already (its answer comes back as usual) or it is done. */
+bool engine_pool_cancel(engine_pool *p, uint64_t id);
 /* Whether a job submitted now would be queued. */
 bool engine_pool_has_room(engine_pool *p);
 /* A finished job (the caller frees it with engine_job_free), or NULL. */

@@ -118,8 +118,19 @@ void ask_engine(server *s, live *lv)
         return;
     }
     tg_color c = room_engine_to_move(r);
-    if (c == TG_EMPTY || lv->engine_asked || s->stopping)
+    if (c == TG_EMPTY || s->stopping)
         return;
+    if (lv->engine_job) {
+        /* one job a game at a time: the one asked at this position is
+         * awaited; one asked before the position changed (a move from
+         * another node, a rebuild) is taken back while it still waits
+         * in the queue, else its answer, dropped, asks again.  Asking
+         * beside it instead filled the queue with stale searches that
+         * each asked once more when they came back. */
+        if (lv->engine_epoch == lv->epoch || !engine_pool_cancel(s->engines, lv->engine_job))
+            return;
+        lv->engine_job = 0;
+    }
     engine_job *job = calloc(1, sizeof *job);
     if (!job)
         return;
@@ -127,6 +138,7 @@ void ask_engine(server *s, live *lv)
         free(job);
         return adjourn(s, lv, lv->engine[c].name[0] ? lv->engine[c].name : r->engine[c]);
     }
+    job->id = ++s->engine_jobs;
     job->game = r->id;
     job->epoch = lv->epoch;
     snprintf(job->name, sizeof job->name, "%s", r->engine[c]);
@@ -149,7 +161,8 @@ void ask_engine(server *s, live *lv)
         net_timer_set(lv->timer, 1000); /* the queue is full: ask again in a second */
         return;
     }
-    lv->engine_asked = true;
+    lv->engine_job = job->id;
+    lv->engine_epoch = lv->epoch;
 }
 
 /* An engine's sealed prediction: tengen-predict's answer, else the margin
@@ -180,9 +193,10 @@ void game_engine_answers(server *s)
         return;
     while ((job = engine_pool_done(s->engines))) {
         live *lv = live_get(s, job->game);
-        if (lv)
-            lv->engine_asked = false;
-        if (!lv || lv->recovering || job->epoch != lv->epoch ||
+        bool current = lv && lv->engine_job == job->id; /* not one of a game released since */
+        if (current)
+            lv->engine_job = 0;
+        if (!current || lv->recovering || job->epoch != lv->epoch ||
             room_engine_to_move(lv->r) == TG_EMPTY || job->predict != room_engine_predicts(lv->r)) {
             if (lv)
                 ask_engine(s, lv);

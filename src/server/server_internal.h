@@ -123,7 +123,8 @@ typedef struct live {
     int watcher_count, watcher_cap;
     net_timer *timer;
     int64_t offset_ms;       /* game ms = monotonic ms - offset */
-    bool engine_asked;
+    uint64_t engine_job;     /* the one engine job asked for it and not yet answered (0: none) */
+    int engine_epoch;        /* the epoch that job was asked at */
     int epoch;               /* counts changes of position: an engine's stale answer is dropped */
     int64_t created_unix_ms;
     engine_spec engine[3];
@@ -361,6 +362,7 @@ struct server {
     int64_t lag_expected_ms;
     histogram loop_lag, commit_ms;
     uint64_t moves, commits, commit_failures, requests, store_reads;
+    uint64_t engine_jobs;       /* the last engine job's number */
     uint64_t races_lost;        /* writes another node's came before */
     uint64_t notes_heard;       /* what other nodes told */
     struct quickmatch *quickmatch; /* the seeks (server_quickmatch.c); NULL until the first */

@@ -453,8 +453,7 @@ static bool apply_events(server *s, live *lv, json_t *events)
         lv->estimating = true; /* the node that judged it proposes: shown with it */
         lv->awaiting_proposal_ms = server_now_ms();
     }
-    lv->engine_asked = false;
-    announce(s, lv, &all);
+    announce(s, lv, &all); /* a job asked before these events is now stale: asked again */
     return true;
 reread:
     free(ev);

@@ -89,7 +89,6 @@ static void recovered(void *ctx, store_job *job)
     memcpy(lv->engine, j->engines, sizeof lv->engine);
     if (room_seats_swapped(lv->r))
         swap_engines(lv);
-    lv->engine_asked = false;
     lv->estimating = false;
     lv->awaiting_proposal_ms = 0;
     lv->epoch++;
