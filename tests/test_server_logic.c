@@ -110,7 +110,10 @@ static void db_path(char *out, size_t len, int n)
     snprintf(out, len, "%.*s/t_%d%s", (int)head, url, n, query ? query : "");
 }
 
-static server *start_with(const char *db, bool faults, const char *engine_name)
+/* A server on db offering one engine beside tengen (engine_name, NULL for
+ * none), run by command. */
+static server *start_engine(const char *db, bool faults, const char *engine_name,
+                            const char *command)
 {
     server_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -123,7 +126,7 @@ static server *start_with(const char *db, bool faults, const char *engine_name)
     cfg.fault_injection = faults;
     if (engine_name) {
         cfg.extra[0].name = engine_name;
-        cfg.extra[0].command = "/bin/false";
+        cfg.extra[0].command = command;
         cfg.extra_count = 1;
     }
     char err[256];
@@ -131,6 +134,11 @@ static server *start_with(const char *db, bool faults, const char *engine_name)
     if (!s)
         fail_msg("server_new: %s", err);
     return s;
+}
+
+static server *start_with(const char *db, bool faults, const char *engine_name)
+{
+    return start_engine(db, faults, engine_name, "/bin/false");
 }
 
 static server *start(const char *db, bool faults) { return start_with(db, faults, NULL); }
@@ -214,6 +222,19 @@ static void guest_token(server *s, peer *p, int id, char *token, size_t len)
     say(s, p, "{\"type\":\"guest\",\"id\":%d}", id);
     assert_true(answered_ok(p, id, &m));
     snprintf(token, len, "%s", json_string_value(json_object_get(m, "token")));
+}
+
+/* p, a guest (its token into token), begins a 9x9 game against engine,
+ * playing color (requests 1 and 2); the game's id. */
+static json_int_t engine_game(server *s, peer *p, const char *engine, const char *color,
+                              char *token, size_t len)
+{
+    json_t *m = NULL;
+    guest_token(s, p, 1, token, len);
+    say(s, p, "{\"type\":\"engine.play\",\"id\":2,\"engine\":\"%s\",\"settings\":{\"size\":9,\"color\":\"%s\"}}",
+        engine, color);
+    assert_true(answered_ok(p, 2, &m));
+    return json_integer_value(json_object_get(m, "game"));
 }
 
 /* A 9x9 challenge by a (Black; settings extra, "" or ",\"key\":value")
@@ -483,12 +504,8 @@ static void test_engine_stored_by_name_and_adjourned(void **state)
     db_path(db, sizeof db, 5);
     server *s = start_with(db, false, "ghost");
     peer a = connect_peer("10.0.0.1");
-    json_t *m = NULL;
     char token[128];
-    guest_token(s, &a, 1, token, sizeof token);
-    say(s, &a, "{\"type\":\"engine.play\",\"id\":2,\"engine\":\"ghost\",\"settings\":{\"size\":9,\"color\":\"black\"}}");
-    assert_true(answered_ok(&a, 2, &m));
-    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    json_int_t g = engine_game(s, &a, "ghost", "black", token, sizeof token);
     /* the game keeps the engine's name and strength, never its command line */
     store_game sg;
     assert_int_equal(s->api_db->ops->game_get(s->api_db, g, &sg), 0);
@@ -586,32 +603,14 @@ static void test_engine_asked_once_when_the_position_changes(void **state)
     (void)state;
     char db[256];
     db_path(db, sizeof db, 13);
-    server_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.db_path = db;
-    cfg.listen_addr = "127.0.0.1";
-    cfg.engines = 1;
-    cfg.tengen_command = "/bin/false";
-    cfg.max_connections = 100;
-    cfg.quiet = true;
-    cfg.extra[0].name = "slow";
     char log[128], words[192], command[512];
     snprintf(log, sizeof log, "%s/slow-engine.log", dir);
     snprintf(words, sizeof words, "moves=E5,C3,G7 slow=1 log=%s", log);
     fake_engine(command, sizeof command, words);
-    cfg.extra[0].command = command;
-    cfg.extra_count = 1;
-    char err[256];
-    server *s = server_new(&cfg, err, sizeof err);
-    if (!s)
-        fail_msg("server_new: %s", err);
+    server *s = start_engine(db, false, "slow", command);
     peer a = connect_peer("10.0.0.1");
-    json_t *m = NULL;
     char token[128];
-    guest_token(s, &a, 1, token, sizeof token);
-    say(s, &a, "{\"type\":\"engine.play\",\"id\":2,\"engine\":\"slow\",\"settings\":{\"size\":9,\"color\":\"white\"}}");
-    assert_true(answered_ok(&a, 2, &m));
-    json_int_t g = json_integer_value(json_object_get(m, "game"));
+    json_int_t g = engine_game(s, &a, "slow", "white", token, sizeof token);
     live *lv = live_get(s, g);
     assert_non_null(lv);
     uint64_t first = lv->engine_job;
