@@ -10,6 +10,8 @@
 // acknowledged is lost) and its game's clock then judged by another node.
 // Usage: TENGEN_TEST_DB=postgresql://... PG_STOP=script PG_START=script
 //        node nodes.js TENGEN_BIN
+// NODES_LOG=N prints the last N characters each node wrote, also when
+// every check passes (3000 on a failure otherwise).
 'use strict'
 
 const assert = require('assert')
@@ -400,10 +402,14 @@ async function main() {
   })
 }
 
+function printLogs() {
+  for (const n of nodes) console.error(`--- node :${n.port}\n${n.output.slice(-(+process.env.NODES_LOG || 3000))}`)
+}
+
 async function run() {
   const timer = setTimeout(() => {
     console.error(`nodes.js: time limit of ${TIME_LIMIT_MS} ms reached`)
-    for (const n of nodes) console.error(`--- node :${n.port}\n${n.output.slice(-(+process.env.NODES_LOG || 3000))}`)
+    printLogs()
     process.exit(1)
   }, TIME_LIMIT_MS)
   let failed = false
@@ -418,9 +424,10 @@ async function run() {
   clearTimeout(timer)
   const r = results
   if (r.failed || failed) {
-    for (const n of nodes) console.error(`--- node :${n.port}\n${n.output.slice(-(+process.env.NODES_LOG || 3000))}`)
+    printLogs()
     process.exit(1)
   }
+  if (process.env.NODES_LOG) printLogs()
   console.log(`nodes.js: all ${r.passed} checks passed`)
 }
 
